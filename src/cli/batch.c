@@ -1,0 +1,200 @@
+/*
+ * batch.c -- occupancy for a CSV of launches.  See batch.h.
+ *
+ * Columns are found by name in the header, so their order is free and
+ * extra columns pass through.  Rows are echoed as read.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "cli/batch.h"
+#include "cli/cli.h"
+#include "models/occ.h"
+
+enum { COL_REGS, COL_STATIC, COL_BLOCK, COL_DYN, COL_CARVEOUT, N_COLS };
+static const char *const col_names[N_COLS] = {
+    "regs", "static_smem", "block_size", "dyn_smem", "carveout"
+};
+
+typedef struct {
+    int col[N_COLS];   /* field index of each column */
+    int n_fields;
+} Header;
+
+/* Split one CSV line; quoted fields may hold commas and "" quotes. */
+static GPtrArray *
+split_csv (const char *line)
+{
+    GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+    GString *field = g_string_new (NULL);
+    gboolean quoted = FALSE;
+    for (const char *c = line;; c++) {
+        if (*c == '\0' || (*c == ',' && !quoted)) {
+            g_ptr_array_add (fields, g_strdup (g_strstrip (field->str)));
+            g_string_truncate (field, 0);
+            if (*c == '\0')
+                break;
+        } else if (*c == '"' && quoted && c[1] == '"') {
+            g_string_append_c (field, '"');
+            c++;
+        } else if (*c == '"') {
+            quoted = !quoted;
+        } else {
+            g_string_append_c (field, *c);
+        }
+    }
+    g_string_free (field, TRUE);
+    return fields;
+}
+
+static gboolean
+parse_header (const char *line, const char *name, Header *h, GError **error)
+{
+    g_autoptr (GPtrArray) fields = split_csv (line);
+    h->n_fields = (int) fields->len;
+    for (int c = 0; c < N_COLS; c++) {
+        h->col[c] = -1;
+        for (guint f = 0; f < fields->len; f++)
+            if (strcmp (fields->pdata[f], col_names[c]) == 0)
+                h->col[c] = (int) f;
+        if (h->col[c] < 0) {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s:1: the header has no '%s' column (it needs "
+                         "regs,static_smem,block_size,dyn_smem,carveout)",
+                         name, col_names[c]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static gboolean
+field_int (const GPtrArray *fields, int index, const char *column,
+           gboolean empty_ok, gint64 *out, char **why)
+{
+    const char *text = fields->pdata[index];
+    char *end = NULL;
+    if (*text == '\0' && empty_ok) {
+        *out = -1;
+        return TRUE;
+    }
+    errno = 0;
+    *out = g_ascii_strtoll (text, &end, 10);
+    if (errno == 0 && end != text && *end == '\0')
+        return TRUE;
+    *why = g_strdup_printf ("%s = '%s': not an integer", column, text);
+    return FALSE;
+}
+
+static gboolean
+parse_row (const Header *h, const GPtrArray *f, OccLaunch *l, char **why)
+{
+    gint64 v[N_COLS];
+    if ((int) f->len != h->n_fields) {
+        *why = g_strdup_printf ("%u fields where the header has %d", f->len,
+                                h->n_fields);
+        return FALSE;
+    }
+    for (int c = 0; c < N_COLS; c++)
+        if (!field_int (f, h->col[c], col_names[c], c == COL_CARVEOUT, &v[c],
+                        why))
+            return FALSE;
+    if (v[COL_CARVEOUT] < -1 || v[COL_CARVEOUT] > 100) {
+        *why = g_strdup_printf ("carveout = %" G_GINT64_FORMAT ": must be "
+                                "0..100, or empty or -1 for the default",
+                                v[COL_CARVEOUT]);
+        return FALSE;
+    }
+    l->regs_per_thread = v[COL_REGS];
+    l->static_smem_bytes = v[COL_STATIC];
+    l->threads_per_block = v[COL_BLOCK];
+    l->dyn_smem_bytes = v[COL_DYN];
+    l->carveout_pct = (int) v[COL_CARVEOUT];
+    return TRUE;
+}
+
+/* Append ",blocks,warps,occupancy,limiter,error" for one row. */
+static gboolean
+answer_row (const GpuSpec *spec, const Header *h, const char *line,
+            guint lineno, GString *out)
+{
+    g_autoptr (GPtrArray) fields = split_csv (line);
+    g_autofree char *why = NULL;
+    OccLaunch launch = OCC_LAUNCH_INIT;
+    OccResult r;
+    g_autoptr (GError) error = NULL;
+    char limiter[64];
+
+    if (!parse_row (h, fields, &launch, &why)) {
+        g_autofree char *message = g_strdup_printf ("line %u: %s", lineno, why);
+        g_string_append (out, ",,,,,");
+        cli_csv_field (out, message);
+        return FALSE;
+    }
+    occ_compute (spec, &launch, &r);
+    if (!occ_check (spec, &launch, &r, &error)) {
+        g_string_append (out, ",0,0,0.00,none,");
+        cli_csv_field (out, error->message);
+        return FALSE;
+    }
+    g_string_append_printf (out, ",%d,%d,%.2f,%s,", r.blocks_per_sm,
+                            r.warps_per_sm, r.occupancy_pct,
+                            occ_limiter_name (r.limiter, limiter, sizeof limiter));
+    return TRUE;
+}
+
+static char *
+read_line (GDataInputStream *data, const char *name, GError **error)
+{
+    gsize length;
+    GError *local = NULL;
+    char *line = g_data_input_stream_read_line (data, &length, NULL, &local);
+    if (local != NULL) {
+        g_set_error (error, local->domain, local->code, "%s: %s", name,
+                     local->message);
+        g_error_free (local);
+        return NULL;
+    }
+    if (line != NULL && length > 0 && line[length - 1] == '\r')
+        line[length - 1] = '\0';
+    return line;
+}
+
+gboolean
+batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
+           GString *out, BatchCount *count, GError **error)
+{
+    g_autoptr (GDataInputStream) data = g_data_input_stream_new (in);
+    GError *local = NULL;
+    Header h;
+    g_autofree char *header = read_line (data, name, error);
+    memset (count, 0, sizeof *count);
+    if (header == NULL) {
+        if (error == NULL || *error == NULL)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s: empty file (expected a header line)", name);
+        return FALSE;
+    }
+    if (!parse_header (header, name, &h, error))
+        return FALSE;
+    g_string_append_printf (out, "%s,blocks_per_sm,warps_per_sm,occupancy,"
+                                 "limiter,error\n", header);
+    for (guint lineno = 2;; lineno++) {
+        g_autofree char *line = read_line (data, name, &local);
+        if (line == NULL)
+            break;
+        if (*line == '\0')
+            continue;
+        g_string_append (out, line);
+        count->errors += !answer_row (spec, &h, line, lineno, out);
+        count->rows++;
+        g_string_append_c (out, '\n');
+    }
+    if (local != NULL) {
+        g_propagate_error (error, local);
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -1,0 +1,72 @@
+/*
+ * cli.h -- what the subcommands share: the command table entry, exit
+ * codes, the --gpu/--config/--set options, output formats and the
+ * atomic output file.
+ *
+ * Only src/cli writes to stdout or stderr or decides exit codes.
+ */
+#ifndef SMSIM_CLI_CLI_H
+#define SMSIM_CLI_CLI_H
+
+#include <glib.h>
+
+#include "models/preset.h"
+
+/* Exit status (gio-tool's convention). */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_USAGE = 1,   /* bad command line */
+    CLI_EXIT_FAIL = 2     /* bad input or a failed run */
+};
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    int (*exec) (int argc, char **argv);
+} CmdEntry;
+
+extern const CmdEntry cmd_gpus_entry;
+extern const CmdEntry cmd_query_entry;
+extern const CmdEntry cmd_occupancy_entry;
+
+/* --gpu NAME, --config FILE, --set KEY=VALUE (repeatable). */
+typedef struct {
+    char *gpu;
+    char *config;
+    char **sets;
+    GOptionEntry entries[4];
+} CliGpuOptions;
+
+void cli_gpu_options_init (CliGpuOptions *opts);
+void cli_gpu_options_clear (CliGpuOptions *opts);
+Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliGpuOptions, cli_gpu_options_clear)
+
+typedef enum { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } CliFormat;
+
+/* Parse --format; 'allowed' is a mask of 1 << CliFormat. */
+gboolean cli_format_parse (const char *text, unsigned allowed, CliFormat *out,
+                           GError **error);
+
+/* Build a subcommand's option context: "smsim NAME" in the usage line,
+ * its summary, and a description holding examples. */
+GOptionContext *cli_context_new (const CmdEntry *cmd, const char *args,
+                                 const char *description);
+
+/* Parse argv with 'ctx'; on failure print the error and a hint. */
+gboolean cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc,
+                    char ***argv);
+
+/* "smsim NAME: message" on stderr. */
+void cli_error (const CmdEntry *cmd, const char *format, ...)
+    G_GNUC_PRINTF (2, 3);
+
+/* Write 'text' to 'path' whole or not at all, or to stdout when 'path'
+ * is NULL or "-". */
+gboolean cli_write_output (const char *path, const GString *text,
+                           GError **error);
+
+/* A CSV field, quoted when it holds a comma, quote or newline. */
+void cli_csv_field (GString *out, const char *field);
+
+#endif

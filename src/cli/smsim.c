@@ -1,0 +1,89 @@
+/*
+ * smsim.c -- main: find the subcommand in the table and run it (tmux's
+ * cmd.c model: one table, usage generated from it, unique prefixes
+ * accepted, "unknown" and "ambiguous" reported).
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const CmdEntry *const cmd_table[] = {
+    &cmd_gpus_entry,
+    &cmd_query_entry,
+    &cmd_occupancy_entry,
+};
+
+static void
+usage (FILE *out)
+{
+    fprintf (out,
+             "Usage: smsim COMMAND [OPTION...]\n\n"
+             "smsim %s: a GPU-free, cycle-approximate simulator of the NVIDIA "
+             "streaming multiprocessor.\n\nCommands:\n",
+             PACKAGE_VERSION);
+    for (guint i = 0; i < G_N_ELEMENTS (cmd_table); i++)
+        fprintf (out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->summary);
+    fprintf (out,
+             "\n`smsim COMMAND --help` explains each command.  Examples:\n"
+             "  smsim gpus\n"
+             "  smsim query --gpu a100\n"
+             "  smsim occupancy --gpu a100 --threads 256 --regs 33\n");
+}
+
+/* Exact name, else the one command the prefix names. */
+static const CmdEntry *
+lookup (const char *name)
+{
+    const CmdEntry *found = NULL;
+    int matches = 0;
+    for (guint i = 0; i < G_N_ELEMENTS (cmd_table); i++) {
+        if (strcmp (cmd_table[i]->name, name) == 0)
+            return cmd_table[i];
+        if (g_str_has_prefix (cmd_table[i]->name, name)) {
+            found = cmd_table[i];
+            matches++;
+        }
+    }
+    if (matches == 1)
+        return found;
+    if (matches == 0) {
+        fprintf (stderr, "smsim: unknown command '%s' (`smsim --help` lists "
+                         "them)\n", name);
+        return NULL;
+    }
+    fprintf (stderr, "smsim: ambiguous command '%s', could be:", name);
+    for (guint i = 0; i < G_N_ELEMENTS (cmd_table); i++)
+        if (g_str_has_prefix (cmd_table[i]->name, name))
+            fprintf (stderr, " %s", cmd_table[i]->name);
+    fputc ('\n', stderr);
+    return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+    setlocale (LC_ALL, "");
+    /* Numbers print the same everywhere: output is deterministic. */
+    setlocale (LC_NUMERIC, "C");
+    if (argc < 2) {
+        usage (stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+        strcmp (argv[1], "help") == 0) {
+        usage (stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp (argv[1], "--version") == 0) {
+        printf ("smsim %s\n", PACKAGE_VERSION);
+        return CLI_EXIT_OK;
+    }
+    const CmdEntry *cmd = lookup (argv[1]);
+    if (cmd == NULL)
+        return CLI_EXIT_USAGE;
+    return cmd->exec (argc - 1, argv + 1);
+}

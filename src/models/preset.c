@@ -1,0 +1,765 @@
+/*
+ * preset.c -- load, layer and check GPU presets.  See preset.h.
+ *
+ * GKeyFile parses the files but reports neither file nor line, and
+ * checks no ranges (STYLE.md 4.3).  So each file is first scanned line
+ * by line: that catches syntax errors and duplicate keys with their
+ * line, and remembers where every key stands so that later errors can
+ * point at it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/pkey.h"
+#include "models/preset.h"
+
+G_DEFINE_QUARK (smsim-preset-error-quark, preset_error)
+
+/* A base= chain deeper than this is surely a mistake. */
+#define MAX_BASE_DEPTH 8
+
+typedef struct {
+    gboolean set;
+    char *text;      /* value as written */
+    char *source;    /* the comment above it, whitespace-folded */
+    char *origin;    /* file it came from, or "--set" */
+    int line;
+} PresetValue;
+
+struct Preset {
+    GpuSpec spec;
+    PresetValue *values;   /* one per key-table row */
+    guint n_values;
+};
+
+/* Where each "group\x1fkey" stands in the file being loaded. */
+typedef struct {
+    const char *path;
+    GHashTable *lines;
+} LineIndex;
+
+static void
+line_index_clear (LineIndex *index)
+{
+    g_clear_pointer (&index->lines, g_hash_table_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LineIndex, line_index_clear)
+
+static int
+line_of (const LineIndex *index, const char *group, const char *key)
+{
+    g_autofree char *k = g_strconcat (group, "\x1f", key ? key : "", NULL);
+    return GPOINTER_TO_INT (g_hash_table_lookup (index->lines, k));
+}
+
+/* ------------------------------------------------------------------ */
+/* The line scan                                                       */
+
+static gboolean
+scan_line (LineIndex *index, char **group, const char *raw, int line,
+           GError **error)
+{
+    g_autofree char *text = g_strstrip (g_strdup (raw));
+    if (*text == '\0' || *text == '#')
+        return TRUE;
+    if (*text == '[') {
+        char *end = strchr (text, ']');
+        if (end == NULL || end[1] != '\0' || end == text + 1) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
+                         "%s:%d: '%s' is not a [group] header",
+                         index->path, line, text);
+            return FALSE;
+        }
+        g_free (*group);
+        *group = g_strndup (text + 1, (gsize) (end - text - 1));
+        g_hash_table_insert (index->lines, g_strconcat (*group, "\x1f", NULL),
+                             GINT_TO_POINTER (line));
+        return TRUE;
+    }
+    char *eq = strchr (text, '=');
+    if (eq == NULL || eq == text) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
+                     "%s:%d: '%s' is not a [group], a key = value or a "
+                     "# comment (comments take a whole line)",
+                     index->path, line, text);
+        return FALSE;
+    }
+    if (*group == NULL) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
+                     "%s:%d: key '%s' comes before any [group]",
+                     index->path, line, text);
+        return FALSE;
+    }
+    *eq = '\0';
+    g_autofree char *k = g_strconcat (*group, "\x1f", g_strstrip (text), NULL);
+    int first = GPOINTER_TO_INT (g_hash_table_lookup (index->lines, k));
+    if (first != 0) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
+                     "%s:%d: [%s] %s is set twice (first at line %d)",
+                     index->path, line, *group, g_strstrip (text), first);
+        return FALSE;
+    }
+    g_hash_table_insert (index->lines, g_steal_pointer (&k),
+                         GINT_TO_POINTER (line));
+    return TRUE;
+}
+
+static gboolean
+scan_file (LineIndex *index, const char *contents, GError **error)
+{
+    g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
+    g_autofree char *group = NULL;
+    index->lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    for (int i = 0; lines[i] != NULL; i++)
+        if (!scan_line (index, &group, lines[i], i + 1, error))
+            return FALSE;
+    return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                              */
+
+static void *
+slot_of (Preset *preset, const PkeyInfo *info)
+{
+    return (char *) &preset->spec + info->offset;
+}
+
+static gboolean
+parse_long (const char *text, gint64 *out)
+{
+    char *end = NULL;
+    errno = 0;
+    gint64 v = g_ascii_strtoll (text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0')
+        return FALSE;
+    *out = v;
+    return TRUE;
+}
+
+static gboolean
+parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
+            char **why)
+{
+    g_auto (GStrv) items = g_strsplit (text, ";", -1);
+    list->n = 0;
+    for (int i = 0; items[i] != NULL; i++) {
+        char *item = g_strstrip (items[i]);
+        gint64 v;
+        if (*item == '\0' && items[i + 1] == NULL && i > 0)
+            break;  /* GKeyFile lists may end with ';' */
+        if (!parse_long (item, &v)) {
+            *why = g_strdup_printf ("'%s' is not an integer", item);
+            return FALSE;
+        }
+        if (v < info->min || v > info->max) {
+            *why = g_strdup_printf ("item %" G_GINT64_FORMAT " is outside "
+                                    "%.0f..%.0f", v, info->min, info->max);
+            return FALSE;
+        }
+        if (list->n > 0 && v <= list->v[list->n - 1]) {
+            *why = g_strdup ("items must be strictly ascending");
+            return FALSE;
+        }
+        if (list->n == SPEC_LIST_MAX) {
+            *why = g_strdup_printf ("more than %d items", SPEC_LIST_MAX);
+            return FALSE;
+        }
+        list->v[list->n++] = (int) v;
+    }
+    if (list->n == 0) {
+        *why = g_strdup ("the list is empty");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Parse 'text' into the spec field of 'info'; on failure 'why' says
+ * what is wrong with it, and nothing is stored. */
+static gboolean
+store_value (Preset *preset, const PkeyInfo *info, const char *text,
+             char **why)
+{
+    gint64 i;
+    double d;
+    char *end = NULL;
+    g_autofree char *range = pkey_range_text (info);
+
+    switch (info->type) {
+    case PKEY_INT:
+        if (!parse_long (text, &i)) {
+            *why = g_strdup ("not an integer");
+            return FALSE;
+        }
+        if (i < info->min || i > info->max) {
+            *why = g_strdup_printf ("must be %s %s", range, info->unit);
+            return FALSE;
+        }
+        if (info->offset != (size_t) -1)
+            *(int *) slot_of (preset, info) = (int) i;
+        return TRUE;
+    case PKEY_DOUBLE:
+        errno = 0;
+        d = g_ascii_strtod (text, &end);
+        if (errno != 0 || end == text || *end != '\0') {
+            *why = g_strdup ("not a number");
+            return FALSE;
+        }
+        if (!(d >= info->min && d <= info->max)) {
+            *why = g_strdup_printf ("must be %s %s", range, info->unit);
+            return FALSE;
+        }
+        *(double *) slot_of (preset, info) = d;
+        return TRUE;
+    case PKEY_BOOL:
+        if (strcmp (text, "true") != 0 && strcmp (text, "false") != 0) {
+            *why = g_strdup ("must be true or false");
+            return FALSE;
+        }
+        *(gboolean *) slot_of (preset, info) = strcmp (text, "true") == 0;
+        return TRUE;
+    case PKEY_STRING:
+        if (info->offset != (size_t) -1) {
+            char **s = slot_of (preset, info);
+            g_free (*s);
+            *s = g_strdup (text);
+        }
+        return TRUE;
+    case PKEY_ENUM:
+        for (int k = 0; info->names[k] != NULL; k++)
+            if (strcmp (text, info->names[k]) == 0) {
+                *(int *) slot_of (preset, info) = k;
+                return TRUE;
+            }
+        *why = g_strdup_printf ("must be one of %s", range);
+        return FALSE;
+    case PKEY_INT_LIST: {
+        SpecIntList list;
+        if (!parse_list (info, text, &list, why))
+            return FALSE;
+        *(SpecIntList *) slot_of (preset, info) = list;
+        return TRUE;
+    }
+    }
+    g_assert_not_reached ();
+}
+
+static char *
+fold_comment (const char *comment)
+{
+    if (comment == NULL)
+        return g_strdup ("");
+    g_auto (GStrv) words = g_strsplit_set (comment, " \t\n", -1);
+    GString *out = g_string_new (NULL);
+    for (int i = 0; words[i] != NULL; i++) {
+        if (*words[i] == '\0')
+            continue;
+        if (out->len > 0)
+            g_string_append_c (out, ' ');
+        g_string_append (out, words[i]);
+    }
+    return g_string_free (out, FALSE);
+}
+
+static void
+record (Preset *preset, const PkeyInfo *info, const char *text,
+        char *source, const char *origin, int line)
+{
+    PresetValue *v = &preset->values[pkey_index (info)];
+    g_free (v->text);
+    g_free (v->source);
+    g_free (v->origin);
+    v->set = TRUE;
+    v->text = g_strdup (text);
+    v->source = source;
+    v->origin = g_strdup (origin);
+    v->line = line;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files and the base= chain                                           */
+
+static char *
+search_dir (guint i)
+{
+    const char *env = g_getenv ("SMSIM_PRESET_DIR");
+    const char *dirs[] = { env, SMSIM_SRC_PRESET_DIR, SMSIM_DATA_PRESET_DIR };
+    if (i >= G_N_ELEMENTS (dirs))
+        return NULL;
+    return g_strdup (dirs[i] && *dirs[i] ? dirs[i] : "");
+}
+
+static gboolean
+is_path (const char *name)
+{
+    return strchr (name, '/') != NULL || g_str_has_suffix (name, ".ini");
+}
+
+static char *
+find_preset (const char *name, const char *relative_to, GError **error)
+{
+    if (is_path (name)) {
+        if (relative_to != NULL && !g_path_is_absolute (name)) {
+            g_autofree char *dir = g_path_get_dirname (relative_to);
+            return g_build_filename (dir, name, NULL);
+        }
+        return g_strdup (name);
+    }
+    g_autofree char *file = g_strconcat (name, ".ini", NULL);
+    for (guint i = 0;; i++) {
+        g_autofree char *dir = search_dir (i);
+        if (dir == NULL)
+            break;
+        if (*dir == '\0')
+            continue;
+        g_autofree char *path = g_build_filename (dir, file, NULL);
+        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            return g_steal_pointer (&path);
+    }
+    g_auto (GStrv) names = preset_names ();
+    g_autofree char *known = g_strjoinv (", ", names);
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+                 "unknown GPU '%s' (presets: %s; or give a path to a .ini)",
+                 name, *known ? known : "none found");
+    return NULL;
+}
+
+static gboolean
+load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
+          const char *group, const char *key, GError **error)
+{
+    int line = line_of (index, group, key);
+    const PkeyInfo *info = pkey_find (group, key);
+    if (info == NULL) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                     "%s:%d: unknown key [%s] %s (`smsim query --keys` "
+                     "lists the keys)", index->path, line, group, key);
+        return FALSE;
+    }
+    g_autofree char *raw = g_key_file_get_value (kf, group, key, NULL);
+    g_autofree char *text = g_strstrip (g_strdup (raw ? raw : ""));
+    g_autofree char *why = NULL;
+    if (!store_value (preset, info, text, &why)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "%s:%d: [%s] %s = %s: %s", index->path, line, group, key,
+                     text, why);
+        return FALSE;
+    }
+    g_autofree char *comment = g_key_file_get_comment (kf, group, key, NULL);
+    record (preset, info, text, fold_comment (comment), index->path, line);
+    return TRUE;
+}
+
+static gboolean load_file (Preset *preset, const char *path, GPtrArray *chain,
+                           GError **error);
+
+static gboolean
+load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
+           GPtrArray *chain, GError **error)
+{
+    g_autofree char *base = g_key_file_get_string (kf, "preset", "base", NULL);
+    if (base == NULL)
+        return TRUE;
+    g_strstrip (base);
+    int line = line_of (index, "preset", "base");
+    g_autofree char *path = find_preset (base, index->path, error);
+    if (path == NULL) {
+        g_prefix_error (error, "%s:%d: [preset] base = %s: ", index->path,
+                        line, base);
+        return FALSE;
+    }
+    if (chain->len >= MAX_BASE_DEPTH) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
+                     "%s:%d: [preset] base = %s: base= chain deeper than %d",
+                     index->path, line, base, MAX_BASE_DEPTH);
+        return FALSE;
+    }
+    return load_file (preset, path, chain, error);
+}
+
+static gboolean
+load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
+           GError **error)
+{
+    g_auto (GStrv) groups = g_key_file_get_groups (kf, NULL);
+    for (int g = 0; groups[g] != NULL; g++) {
+        g_auto (GStrv) keys = g_key_file_get_keys (kf, groups[g], NULL, NULL);
+        for (int k = 0; keys[k] != NULL; k++)
+            if (!load_key (preset, kf, index, groups[g], keys[k], error))
+                return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean
+in_chain (GPtrArray *chain, const char *path, char **canonical)
+{
+    *canonical = realpath (path, NULL);
+    if (*canonical == NULL)
+        *canonical = g_strdup (path);
+    for (guint i = 0; i < chain->len; i++)
+        if (strcmp (chain->pdata[i], *canonical) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+static gboolean
+load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
+{
+    g_autofree char *contents = NULL;
+    g_autofree char *canonical = NULL;
+    g_autoptr (GKeyFile) kf = g_key_file_new ();
+    g_auto (LineIndex) index = { path, NULL };
+    GError *local = NULL;
+
+    if (in_chain (chain, path, &canonical)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
+                     "%s: base= chain comes back to this file", path);
+        return FALSE;
+    }
+    if (!g_file_get_contents (path, &contents, NULL, &local)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+                     "%s", local->message);
+        g_error_free (local);
+        return FALSE;
+    }
+    if (!scan_file (&index, contents, error))
+        return FALSE;
+    if (!g_key_file_load_from_data (kf, contents, (gsize) -1,
+                                    G_KEY_FILE_KEEP_COMMENTS, &local)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE, "%s: %s",
+                     path, local->message);
+        g_error_free (local);
+        return FALSE;
+    }
+    g_ptr_array_add (chain, g_steal_pointer (&canonical));
+    return load_base (preset, kf, &index, chain, error) &&
+           load_keys (preset, kf, &index, error);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* --set group.key=value                                               */
+
+static gboolean
+apply_set (Preset *preset, const char *assignment, GError **error)
+{
+    const char *eq = strchr (assignment, '=');
+    const char *dot = strchr (assignment, '.');
+    if (eq == NULL || dot == NULL || dot > eq) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                     "--set %s: expected GROUP.KEY=VALUE, e.g. "
+                     "sm.registers=131072", assignment);
+        return FALSE;
+    }
+    g_autofree char *group = g_strndup (assignment, (gsize) (dot - assignment));
+    g_autofree char *key = g_strndup (dot + 1, (gsize) (eq - dot - 1));
+    g_autofree char *text = g_strstrip (g_strdup (eq + 1));
+    const PkeyInfo *info = pkey_find (g_strstrip (group), g_strstrip (key));
+    g_autofree char *why = NULL;
+    if (info == NULL) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                     "--set %s: unknown key [%s] %s (`smsim query --keys` "
+                     "lists the keys)", assignment, group, key);
+        return FALSE;
+    }
+    if (info->offset == (size_t) -1) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                     "--set %s: [%s] %s can only be set in a preset file",
+                     assignment, group, key);
+        return FALSE;
+    }
+    if (!store_value (preset, info, text, &why)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "--set [%s] %s = %s: %s", group, key, text, why);
+        return FALSE;
+    }
+    record (preset, info, text, g_strdup ("set on the command line"), "--set",
+            0);
+    return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks on the finished preset                                       */
+
+/* "a100.ini:12: [sm] max_threads = 2000" for messages about a key. */
+static char *
+where (const Preset *preset, const char *group, const char *key)
+{
+    const PresetValue *v = &preset->values[pkey_index (pkey_find (group, key))];
+    if (v->line > 0)
+        return g_strdup_printf ("%s:%d: [%s] %s = %s", v->origin, v->line,
+                                group, key, v->text);
+    return g_strdup_printf ("%s [%s] %s = %s", v->origin, group, key, v->text);
+}
+
+static gboolean
+check_missing (const Preset *preset, const char *name, GError **error)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    g_autoptr (GString) missing = g_string_new (NULL);
+    for (guint i = 0; i < n; i++) {
+        gboolean needed = keys[i].need == PKEY_REQUIRED ||
+                          (keys[i].need == PKEY_TIMING && preset->spec.timing);
+        if (needed && !preset->values[i].set)
+            g_string_append_printf (missing, "%s[%s] %s",
+                                    missing->len ? ", " : "", keys[i].group,
+                                    keys[i].key);
+    }
+    if (missing->len == 0)
+        return TRUE;
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_MISSING,
+                 "%s: missing %s", name, missing->str);
+    return FALSE;
+}
+
+/* One rule two keys must obey; 'ok' is the rule's verdict. */
+static gboolean
+require (const Preset *preset, gboolean ok, const char *g1, const char *k1,
+         const char *rule, const char *g2, const char *k2, GError **error)
+{
+    if (ok)
+        return TRUE;
+    g_autofree char *a = where (preset, g1, k1);
+    g_autofree char *b = where (preset, g2, k2);
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_INCONSISTENT,
+                 "%s: %s (%s)", a, rule, b);
+    return FALSE;
+}
+
+static gboolean
+check_sm (const Preset *p, GError **error)
+{
+    const GpuSpec *s = &p->spec;
+    return require (p, s->sm.max_threads % s->device.warp_size == 0, "sm",
+                    "max_threads", "must be a multiple of the warp size",
+                    "device", "warp_size", error) &&
+           require (p, s->sm.max_threads_per_block <= s->sm.max_threads, "sm",
+                    "max_threads_per_block",
+                    "a block cannot hold more threads than the SM", "sm",
+                    "max_threads", error) &&
+           require (p, s->sm.registers % s->sm.sub_partitions == 0, "sm",
+                    "registers",
+                    "must divide evenly among the sub-partitions", "sm",
+                    "sub_partitions", error) &&
+           require (p, s->sm.max_regs_per_block <= s->sm.registers, "sm",
+                    "max_regs_per_block",
+                    "a block cannot hold more registers than the SM", "sm",
+                    "registers", error);
+}
+
+static gboolean
+check_smem (const Preset *p, GError **error)
+{
+    const SpecSm *sm = &p->spec.sm;
+    const SpecIntList *steps = &p->spec.alloc.carveout_steps_kib;
+    gint64 top = (gint64) steps->v[steps->n - 1] * 1024;
+    return require (p, sm->smem_per_block <= sm->smem_per_block_optin, "sm",
+                    "smem_per_block", "must not exceed the opt-in limit",
+                    "sm", "smem_per_block_optin", error) &&
+           require (p, (gint64) sm->smem_per_block_optin +
+                        sm->smem_reserved_per_block <= sm->smem_bytes,
+                    "sm", "smem_per_block_optin",
+                    "plus the per-block reserve must fit in the SM's shared "
+                    "memory", "sm", "smem_bytes", error) &&
+           require (p, top == sm->smem_bytes, "alloc", "carveout_steps_kib",
+                    "the last step (KiB) must equal the SM's shared memory",
+                    "sm", "smem_bytes", error) &&
+           require (p, !p->spec.alloc.carveout ||
+                        (gint64) sm->l1_smem_kib * 1024 >= sm->smem_bytes,
+                    "sm", "l1_smem_kib",
+                    "the unified L1/shared array must hold the largest "
+                    "carveout", "sm", "smem_bytes", error);
+}
+
+static gboolean
+check_timing (const Preset *p, GError **error)
+{
+    const SpecMem *m = &p->spec.mem;
+    if (!p->spec.timing)
+        return TRUE;
+    return require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
+                    "l1_line_bytes", "must be a whole number of sectors",
+                    "mem", "l1_sector_bytes", error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+
+static Preset *
+preset_new (void)
+{
+    guint n;
+    pkey_table (&n);
+    Preset *preset = g_new0 (Preset, 1);
+    preset->values = g_new0 (PresetValue, n);
+    preset->n_values = n;
+    return preset;
+}
+
+void
+preset_free (Preset *preset)
+{
+    guint n;
+    const PkeyInfo *keys;
+    if (preset == NULL)
+        return;
+    keys = pkey_table (&n);
+    for (guint i = 0; i < n; i++) {
+        if (keys[i].type == PKEY_STRING && keys[i].offset != (size_t) -1)
+            g_free (*(char **) slot_of (preset, &keys[i]));
+        g_free (preset->values[i].text);
+        g_free (preset->values[i].source);
+        g_free (preset->values[i].origin);
+    }
+    g_free (preset->values);
+    g_free (preset);
+}
+
+static gboolean
+set_here (const Preset *preset, const char *group, const char *key,
+          const char *path)
+{
+    const PresetValue *v = &preset->values[pkey_index (pkey_find (group, key))];
+    return v->set && strcmp (v->origin, path) == 0;
+}
+
+/* Load 'name', on top of the preset 'under' when one is given. */
+static gboolean
+load_top (Preset *preset, const char *name, const char *under, GError **error)
+{
+    g_autoptr (GPtrArray) chain = g_ptr_array_new_with_free_func (free);
+    g_autofree char *path = find_preset (name, NULL, error);
+    if (path == NULL)
+        return FALSE;
+    if (under != NULL) {
+        g_autofree char *base = find_preset (under, NULL, error);
+        if (base == NULL || !load_file (preset, base, chain, error))
+            return FALSE;
+        g_ptr_array_set_size (chain, 0);
+    }
+    if (!load_file (preset, path, chain, error))
+        return FALSE;
+    if (under != NULL && set_here (preset, "preset", "base", path)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
+                     "%s has a base= and --gpu %s was given too: give one",
+                     path, under);
+        return FALSE;
+    }
+    /* A user's file that inherits its name would pass for its base. */
+    if (is_path (name) && !set_here (preset, "preset", "name", path)) {
+        g_autofree char *stem = g_path_get_basename (name);
+        char *dot = strrchr (stem, '.');
+        if (dot != NULL)
+            *dot = '\0';
+        g_free (preset->spec.id);
+        preset->spec.id = g_strdup (stem);
+    }
+    return TRUE;
+}
+
+Preset *
+preset_load (const char *gpu, const char *config, const char *const *sets,
+             GError **error)
+{
+    g_autoptr (Preset) preset = preset_new ();
+    const char *top = config ? config : gpu;
+    if (top == NULL) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+                     "no GPU given: use --gpu NAME (see `smsim gpus`) or "
+                     "--config FILE");
+        return NULL;
+    }
+    if (!load_top (preset, top, config ? gpu : NULL, error))
+        return NULL;
+    for (int i = 0; sets != NULL && sets[i] != NULL; i++)
+        if (!apply_set (preset, sets[i], error))
+            return NULL;
+    if (!check_missing (preset, top, error) || !check_sm (preset, error) ||
+        !check_smem (preset, error) || !check_timing (preset, error))
+        return NULL;
+    return g_steal_pointer (&preset);
+}
+
+const GpuSpec *
+preset_spec (const Preset *preset)
+{
+    return &preset->spec;
+}
+
+gboolean
+preset_has (const Preset *preset, guint key)
+{
+    return key < preset->n_values && preset->values[key].set;
+}
+
+const char *
+preset_text (const Preset *preset, guint key)
+{
+    return preset_has (preset, key) ? preset->values[key].text : NULL;
+}
+
+const char *
+preset_source (const Preset *preset, guint key)
+{
+    return preset_has (preset, key) ? preset->values[key].source : NULL;
+}
+
+const char *
+preset_origin (const Preset *preset, guint key, int *line)
+{
+    if (!preset_has (preset, key))
+        return NULL;
+    if (line != NULL)
+        *line = preset->values[key].line;
+    return preset->values[key].origin;
+}
+
+gboolean
+preset_assumed (const Preset *preset, guint key)
+{
+    const char *source = preset_source (preset, key);
+    return source != NULL && g_str_has_prefix (source, "ASSUMED");
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+    return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+char **
+preset_names (void)
+{
+    g_autoptr (GPtrArray) names = g_ptr_array_new ();
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
+                                                         g_str_equal, g_free,
+                                                         NULL);
+    for (guint i = 0;; i++) {
+        g_autofree char *dir = search_dir (i);
+        if (dir == NULL)
+            break;
+        g_autoptr (GDir) d = *dir ? g_dir_open (dir, 0, NULL) : NULL;
+        const char *file;
+        while (d != NULL && (file = g_dir_read_name (d)) != NULL) {
+            if (!g_str_has_suffix (file, ".ini"))
+                continue;
+            char *name = g_strndup (file, strlen (file) - 4);
+            if (g_hash_table_contains (seen, name)) {
+                g_free (name);
+                continue;
+            }
+            g_hash_table_add (seen, name);
+            g_ptr_array_add (names, name);
+        }
+    }
+    g_ptr_array_sort (names, compare_names);
+    char **out = g_new0 (char *, names->len + 1);
+    for (guint i = 0; i < names->len; i++)
+        out[i] = g_strdup (names->pdata[i]);
+    return out;
+}

@@ -1,0 +1,63 @@
+/*
+ * preset.h -- GPU presets: GKeyFile .ini files checked against the key
+ * table (pkey.h) and turned into an immutable GpuSpec.
+ *
+ * A preset is found by name in the preset search path (SMSIM_PRESET_DIR,
+ * then the source tree, then $(pkgdatadir)/presets) or given as a path.
+ * It may start from another with `[preset] base = NAME`; its own keys
+ * override the base's.  Then `--set group.key=value` assignments
+ * override both.  Only after that is the whole checked: required keys,
+ * ranges, and the values that must agree with each other.  Every error
+ * names the file and line, the `[group] key`, the value and what is
+ * allowed.
+ *
+ * Every value keeps its text, the comment above it (its source, by the
+ * presets' convention; "ASSUMED:" marks an unsourced value) and where
+ * it was set, for `smsim query --sources`.
+ *
+ * Ownership: preset_load returns an owned Preset; the GpuSpec and all
+ * strings it hands out are borrowed from it.
+ */
+#ifndef SMSIM_MODELS_PRESET_H
+#define SMSIM_MODELS_PRESET_H
+
+#include <glib.h>
+
+#include "sim/spec.h"
+
+#define SMSIM_PRESET_ERROR (preset_error_quark ())
+GQuark preset_error_quark (void);
+
+typedef enum {
+    PRESET_ERROR_NOT_FOUND,     /* no such preset or file */
+    PRESET_ERROR_PARSE,         /* a line that is not ini syntax */
+    PRESET_ERROR_UNKNOWN_KEY,   /* key or group not in the table */
+    PRESET_ERROR_VALUE,         /* wrong type or out of range */
+    PRESET_ERROR_MISSING,       /* a required key is absent */
+    PRESET_ERROR_INCONSISTENT,  /* values that contradict each other */
+    PRESET_ERROR_BASE           /* base= chain too deep or circular */
+} PresetError;
+
+typedef struct Preset Preset;
+
+/* Load 'gpu' (a name or a path) and/or 'config' (a path; when both are
+ * given, the config's keys override the named preset's), then apply
+ * 'sets' ("group.key=value", NULL-terminated, may be NULL). */
+Preset *preset_load (const char *gpu, const char *config,
+                     const char *const *sets, GError **error);
+void preset_free (Preset *preset);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
+
+const GpuSpec *preset_spec (const Preset *preset);
+
+/* Per key, by its index in the key table. */
+gboolean preset_has (const Preset *preset, guint key);
+const char *preset_text (const Preset *preset, guint key);
+const char *preset_source (const Preset *preset, guint key);
+const char *preset_origin (const Preset *preset, guint key, int *line);
+gboolean preset_assumed (const Preset *preset, guint key);
+
+/* Names of the presets in the search path, sorted; NULL-terminated. */
+char **preset_names (void);
+
+#endif

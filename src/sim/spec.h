@@ -1,0 +1,121 @@
+/*
+ * spec.h -- the immutable description of one GPU (Akita's "Spec").
+ *
+ * A GpuSpec is plain data filled once by the preset loader
+ * (src/models/preset.c) from a .ini file, its base= chain and --set
+ * overrides, then validated and never written again: a what-if study
+ * builds a new spec, it never patches a live one.  Field names carry
+ * their unit.  Which preset key fills which field is the key table in
+ * src/models/pkey.c; every value's source lives in the preset file.
+ *
+ * Ownership: the strings belong to the Preset that built the spec.
+ */
+#ifndef SMSIM_SIM_SPEC_H
+#define SMSIM_SIM_SPEC_H
+
+#include <glib.h>
+
+/* Longest list a preset key may hold (carveout steps have at most 10). */
+#define SPEC_LIST_MAX 16
+
+typedef struct {
+    int n;
+    int v[SPEC_LIST_MAX];
+} SpecIntList;
+
+/* Warp-scheduler issue policies (the sched module implements them). */
+typedef enum {
+    SPEC_SCHED_LRR,   /* loose round robin */
+    SPEC_SCHED_GTO,   /* greedy then oldest */
+    SPEC_SCHED_CGGTY  /* compiler-guided greedy then youngest (Ampere) */
+} SpecSchedPolicy;
+
+/* How the driver picks the shared-memory carveout at launch when the
+ * kernel states no preference.  Undocumented by NVIDIA: an assumption
+ * each preset names. */
+typedef enum {
+    SPEC_CARVEOUT_FIT,        /* smallest step keeping the occupancy */
+    SPEC_CARVEOUT_MAX_SHARED  /* always the largest shared-memory step */
+} SpecCarveoutRule;
+
+typedef struct {
+    char *name;
+    int cc_major;
+    int cc_minor;
+    int sm_count;
+    int sm_clock_mhz;           /* sustained SM clock under load */
+    int global_mem_mib;
+    int const_mem_kib;
+    double dram_bandwidth_gbs;  /* theoretical peak */
+    double dram_stream_gbs;     /* measured STREAM-type read bandwidth */
+    int l2_kib;
+    int warp_size;
+    int max_grid_x, max_grid_y, max_grid_z;
+    int max_block_x, max_block_y, max_block_z;
+} SpecDevice;
+
+typedef struct {
+    int max_threads;
+    int max_blocks;
+    int registers;
+    int max_regs_per_block;
+    int max_threads_per_block;
+    int smem_bytes;               /* shared memory per SM at max carveout */
+    int smem_per_block;           /* per-block limit without opt-in */
+    int smem_per_block_optin;     /* opt-in limit, reserve excluded */
+    int smem_reserved_per_block;  /* driver's per-block reserve (cc 8+) */
+    int l1_smem_kib;              /* unified L1/texture/shared capacity */
+    int sub_partitions;
+    int fp32_lanes;
+} SpecSm;
+
+typedef struct {
+    int reg_unit;                 /* registers per warp allocation unit */
+    int max_regs_per_thread;
+    int reg_check_warps;          /* block's warps rounded up to this for
+                                     the per-block register check */
+    int smem_unit;                /* shared-memory allocation unit, bytes */
+    gboolean carveout;            /* Volta+ carveout preference honoured */
+    SpecIntList carveout_steps_kib;
+    SpecCarveoutRule launch_carveout;
+} SpecAlloc;
+
+typedef struct {
+    SpecSchedPolicy policy;
+} SpecSched;
+
+typedef struct {
+    int fma_lanes;                /* per sub-partition */
+    int fma_latency_cycles;
+    int alu_lanes;
+    int alu_latency_cycles;
+    int sfu_lanes;
+    int sfu_latency_cycles;
+} SpecPipe;
+
+typedef struct {
+    int smem_banks;
+    int smem_latency_cycles;
+    int smem_bytes_per_clk;
+    int l1_line_bytes;
+    int l1_sector_bytes;
+    int l1_hit_latency_cycles;
+    int l1_bytes_per_clk;
+    int l2_hit_latency_cycles;
+    double l2_bandwidth_gbs;
+    int dram_latency_cycles;
+} SpecMem;
+
+typedef struct {
+    char *id;             /* preset name, e.g. "a100" */
+    char *description;
+    gboolean timing;      /* sourced timing numbers present */
+    SpecDevice device;
+    SpecSm sm;
+    SpecAlloc alloc;
+    SpecSched sched;      /* timing keys: valid only when timing */
+    SpecPipe pipe;
+    SpecMem mem;
+} GpuSpec;
+
+#endif

@@ -1,0 +1,19 @@
+#!/bin/sh
+# One prefix per module (STYLE.md convention 1): every symbol an object
+# file of libsmsim.a exports starts with its file's prefix (occ.c ->
+# occ_, cmd-query.c -> cmd_query_ ...).
+. "${top_srcdir:-.}/tests/cli/setup"
+[ -f "$LIBSMSIM" ] || fail "no $LIBSMSIM"
+nm -g --defined-only "$LIBSMSIM" | awk '
+    /:$/ { obj = $0; sub(/:$/, "", obj);
+           name = obj; sub(/\.o$/, "", name); gsub(/-/, "_", name);
+           prefix = name "_"; full = obj; next }
+    NF == 3 && $3 !~ /^_/ {
+        sym = $3
+        if (index(sym, prefix) != 1) {
+            print "FAIL: " full " exports " sym " (expected prefix " prefix ")"
+            bad = 1
+        }
+    }
+    END { exit bad }' || exit 1
+echo "every exported symbol carries its module prefix"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# `smsim occupancy --batch`: rows answered by hand-derived values (see
+# tests/test-occ.c), bad rows get an error column, the rest go on.
+. "${top_srcdir:-.}/tests/cli/setup"
+
+cat >"$work/in.csv" <<'CSV'
+regs,static_smem,block_size,dyn_smem,carveout
+33,0,512,0,
+31,0,512,0,-1
+32,32768,256,0,
+16,0,32,0,
+32,0,128,0,25
+255,0,512,0,
+abc,0,128,0,
+32,0,128
+
+32,0,128,0,150
+32,0,2000,0,
+CSV
+"$SMSIM" occupancy --gpu a100 --batch "$work/in.csv" -o "$work/out.csv" 2>"$work/err"
+contains "$work/err" "5 of 10 rows"
+cat >"$work/want" <<'CSV'
+regs,static_smem,block_size,dyn_smem,carveout,blocks_per_sm,warps_per_sm,occupancy,limiter,error
+33,0,512,0,,3,48,75.00,registers,
+31,0,512,0,-1,4,64,100.00,registers+warps,
+32,32768,256,0,,4,32,50.00,shared_mem,
+16,0,32,0,,32,32,50.00,blocks,
+32,0,128,0,25,16,64,100.00,registers+warps,
+CSV
+head -6 "$work/out.csv" >"$work/got"
+diff -u "$work/want" "$work/got" || fail "batch answers differ"
+sed -n 7p "$work/out.csv" | grep -q '^255,0,512,0,,0,0,0.00,none,".*131072' || fail "row 7"
+sed -n 8p "$work/out.csv" | grep -qF "abc,0,128,0,,,,,,line 8: regs = 'abc': not an integer" || fail "row 8: $(sed -n 8p "$work/out.csv")"
+sed -n 9p "$work/out.csv" | grep -qF "32,0,128,,,,,line 9: 3 fields where the header has 5" || fail "row 9: $(sed -n 9p "$work/out.csv")"
+sed -n 10p "$work/out.csv" | grep -qF "carveout = 150" || fail "row 10"
+sed -n 11p "$work/out.csv" | grep -qF "2000 threads" || fail "row 11"
+[ "$(wc -l <"$work/out.csv")" -eq 11 ] || fail "line count"
+
+# Columns are found by name; extra columns pass through; stdin works.
+printf 'note,block_size,carveout,regs,dyn_smem,static_smem\n"k3, A6000",1024,,37,0,8192\n' |
+    "$SMSIM" occupancy --gpu a6000 --batch - >"$work/o2"
+contains "$work/o2" '"k3, A6000",1024,,37,0,8192,1,32,66.67,registers+warps,'
+
+# A header without the needed columns is an error for the whole file.
+printf 'regs,threads\n32,128\n' >"$work/bad.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/bad.csv"
+contains "$work/err" "bad.csv:1: the header has no 'static_smem' column"
+: >"$work/empty.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/empty.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/missing.csv"
+
+# 100,000 rows: all answered (bench/occ-batch.sh times it).
+awk 'BEGIN { print "regs,static_smem,block_size,dyn_smem,carveout";
+             for (i = 0; i < 100000; i++)
+                 printf "%d,%d,%d,%d,\n", i % 200, (i * 97) % 40000, 32 * (1 + i % 32), 0 }' \
+    >"$work/big.csv"
+"$SMSIM" occupancy --gpu h100 --batch "$work/big.csv" -o "$work/big.out"
+[ "$(wc -l <"$work/big.out")" -eq 100001 ] || fail "big batch lost rows"
+if awk -F, 'NR > 1 && $NF != "" { exit 0 } END { exit 1 }' "$work/big.out"; then
+    fail "valid rows got errors"
+fi
+echo "occupancy batch ok"

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Impossible launches and bad input: a one-line error and a non-zero
+# exit, never a crash, and no partial output file.
+. "${top_srcdir:-.}/tests/cli/setup"
+
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 2000 --regs 32
+contains "$work/err" "2000 threads"
+contains "$work/err" "1024"
+[ "$(wc -l <"$work/err")" -eq 1 ] || fail "more than one line: $(cat "$work/err")"
+[ ! -s "$work/out" ] || fail "output on an error"
+
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 1025 --regs 32
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 0 --regs 32
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 512 --regs 255
+contains "$work/err" "131072"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem -1
+contains "$work/err" "negative"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --dyn-smem 200000
+contains "$work/err" "166912"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem 50000
+contains "$work/err" "statically"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout 150
+expect_fail 2 "$SMSIM" occupancy --gpu k40 --threads 128 --regs 32 --dyn-smem 49153
+expect_fail 2 "$SMSIM" occupancy --gpu nosuch --threads 128 --regs 32
+contains "$work/err" "unknown GPU 'nosuch'"
+
+# Usage errors exit 1.
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads 128
+contains "$work/err" "--regs"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads abc --regs 32
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --format xml
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 extra
+
+# A malformed user preset: file, line, key, value, range.
+printf '[preset]\nbase = a100\n[sm]\nmax_threads = 2000000\n' >"$work/bad.ini"
+expect_fail 2 "$SMSIM" occupancy --config "$work/bad.ini" --threads 128 --regs 32
+contains "$work/err" "bad.ini:4: [sm] max_threads = 2000000: must be 32..8192"
+printf '[preset]\nbase = a100\n[sm\n' >"$work/trunc.ini"
+expect_fail 2 "$SMSIM" occupancy --config "$work/trunc.ini" --threads 128 --regs 32
+contains "$work/err" "trunc.ini:3:"
+
+# An output file that cannot be written leaves nothing behind.
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o "$work/no/such/dir/x.csv"
+[ ! -e "$work/no" ] || fail "partial output"
+echo "occupancy errors ok"

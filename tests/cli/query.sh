@@ -1,0 +1,55 @@
+#!/bin/sh
+# `smsim query`: the layout of the CUDA book's query.cu, checked against
+# the output the book prints for a GeForce RTX 2070 (seed 002), and the
+# --sources / --keys / json listings.
+. "${top_srcdir:-.}/tests/cli/setup"
+
+"$SMSIM" query --gpu rtx2070 >"$work/q"
+# Seed 002, the book's output on an RTX 2070 (all but the device name,
+# which names the laptop Max-Q part).
+cat >"$work/book" <<'BOOK'
+Device id:                                 0
+Compute capability:                        7.5
+Amount of global memory:                   8 GB
+Amount of constant memory:                 64 KB
+Maximum grid size:                         2147483647 65535 65535
+Maximum block size:                        1024 1024 64
+Number of SMs:                             36
+Maximum amount of shared memory per block: 48 KB
+Maximum amount of shared memory per SM:    64 KB
+Maximum number of registers per block:     64 K
+Maximum number of registers per SM:        64 K
+Maximum number of threads per block:       1024
+Maximum number of threads per SM:          1024
+BOOK
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$work/q" || fail "query lacks the book's line '$line'"
+done <"$work/book"
+contains "$work/q" "Device name:"
+
+# Every value has a source; assumed ones say so.
+"$SMSIM" query --gpu a6000 --sources >"$work/s"
+contains "$work/s" "[sm] max_threads = 1536 threads"
+contains "$work/s" "ASSUMED"
+if grep -q "no source given" "$work/s"; then fail "a value without a source"; fi
+grep -q "^[0-9]* values, [0-9]* of them ASSUMED" "$work/s" || fail "no summary"
+
+"$SMSIM" query --keys >"$work/k"
+contains "$work/k" "sm.registers"
+contains "$work/k" "alloc.carveout_steps_kib"
+
+"$SMSIM" query --gpu h100 --format json >"$work/j"
+contains "$work/j" '"sm.max_threads"'
+contains "$work/j" '"assumed"'
+
+# --set changes what query shows; a what-if SM.
+"$SMSIM" query --gpu a100 --set sm.registers=131072 --set sm.max_regs_per_block=131072 >"$work/w"
+contains "$work/w" "Maximum number of registers per SM:        128 K"
+
+expect_fail 2 "$SMSIM" query --gpu nosuchgpu
+contains "$work/err" "unknown GPU 'nosuchgpu'"
+expect_fail 2 "$SMSIM" query --gpu a100 --set sm.max_threads=99999
+contains "$work/err" "[sm] max_threads = 99999"
+expect_fail 1 "$SMSIM" query --gpu a100 --format xml
+expect_fail 1 "$SMSIM" query --bogus
+echo "query ok"

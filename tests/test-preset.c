@@ -1,0 +1,245 @@
+/*
+ * test-preset.c -- the preset loader: the shipped presets, base=
+ * inheritance, --set overrides, and every kind of bad preset, each
+ * error naming the file, line, key, value and the allowed range.
+ *
+ * Expected values are the device properties the issue and
+ * ../shared/data/ give (deviceQuery dumps, cuda_occupancy.h).
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "models/pkey.h"
+#include "models/preset.h"
+#include "testutil.h"
+
+static const char *const shipped[] = { "k40", "p100", "v100", "t4",
+                                       "rtx2070", "a100", "a6000", "h100" };
+
+Test (preset, shipped_presets_are_all_listed)
+{
+    g_auto (GStrv) names = preset_names ();
+    for (guint i = 0; i < G_N_ELEMENTS (shipped); i++)
+        cr_assert (g_strv_contains ((const char *const *) names, shipped[i]),
+                   "%s not listed", shipped[i]);
+}
+
+/* Every value outside [preset] carries a source comment; a timing
+ * preset has every timing key. */
+Test (preset, every_value_has_a_source)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    for (guint g = 0; g < G_N_ELEMENTS (shipped); g++) {
+        g_autoptr (Preset) p = tu_preset (shipped[g]);
+        for (guint i = 0; i < n; i++) {
+            if (strcmp (keys[i].group, "preset") == 0 || !preset_has (p, i))
+                continue;
+            cr_expect (strlen (preset_source (p, i)) > 10,
+                       "%s: [%s] %s has no source comment", shipped[g],
+                       keys[i].group, keys[i].key);
+        }
+        cr_expect_str_eq (preset_spec (p)->id, shipped[g]);
+    }
+}
+
+typedef struct {
+    const char *gpu;
+    int cc_major, cc_minor, sm_count, max_threads, max_blocks;
+    int smem_bytes, smem_optin, reserved, sub_partitions;
+    gboolean timing;
+} Props;
+
+/* DESIGN.md and issue 2 (SM counts, clocks, opt-in limits), data/
+ * cc_limits.csv and microarch.md 2.4 (per-cc limits), the CUDA book's
+ * table for cc 3.5/6.0/7.0/7.5 (seed 002). */
+static const Props props[] = {
+    { "k40", 3, 5, 15, 2048, 16, 49152, 49152, 0, 4, FALSE },
+    { "p100", 6, 0, 56, 2048, 32, 65536, 49152, 0, 2, FALSE },
+    { "v100", 7, 0, 80, 2048, 32, 98304, 98304, 0, 4, TRUE },
+    { "t4", 7, 5, 40, 1024, 16, 65536, 65536, 0, 4, TRUE },
+    { "rtx2070", 7, 5, 36, 1024, 16, 65536, 65536, 0, 4, FALSE },
+    { "a100", 8, 0, 108, 2048, 32, 167936, 166912, 1024, 4, TRUE },
+    { "a6000", 8, 6, 84, 1536, 16, 102400, 101376, 1024, 4, TRUE },
+    { "h100", 9, 0, 132, 2048, 32, 233472, 232448, 1024, 4, TRUE },
+};
+
+Test (preset, device_properties)
+{
+    for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
+        const Props *want = &props[i];
+        g_autoptr (Preset) p = tu_preset (want->gpu);
+        const GpuSpec *s = preset_spec (p);
+        cr_expect_eq (s->device.cc_major, want->cc_major, "%s", want->gpu);
+        cr_expect_eq (s->device.cc_minor, want->cc_minor, "%s", want->gpu);
+        cr_expect_eq (s->device.sm_count, want->sm_count, "%s", want->gpu);
+        cr_expect_eq (s->sm.max_threads, want->max_threads, "%s", want->gpu);
+        cr_expect_eq (s->sm.max_blocks, want->max_blocks, "%s", want->gpu);
+        cr_expect_eq (s->sm.smem_bytes, want->smem_bytes, "%s", want->gpu);
+        cr_expect_eq (s->sm.smem_per_block_optin, want->smem_optin, "%s",
+                      want->gpu);
+        cr_expect_eq (s->sm.smem_reserved_per_block, want->reserved, "%s",
+                      want->gpu);
+        cr_expect_eq (s->sm.sub_partitions, want->sub_partitions, "%s",
+                      want->gpu);
+        cr_expect_eq (s->timing, want->timing, "%s", want->gpu);
+        cr_expect_eq (s->device.warp_size, 32);
+    }
+    /* DESIGN.md: the A100 preset is the SXM4-40GB at 1410 MHz. */
+    g_autoptr (Preset) a100 = tu_preset ("a100");
+    cr_expect_eq (preset_spec (a100)->device.sm_clock_mhz, 1410);
+}
+
+/* ------------------------------------------------------------------ */
+/* base= and --set                                                     */
+
+Test (preset, base_inheritance_and_overrides)
+{
+    g_autofree char *path = tu_write_file (
+        "big-rf.ini", "[preset]\nbase = a100\n[sm]\n"
+                      "# hypothetical: twice the register file\n"
+                      "registers = 131072\nmax_regs_per_block = 131072\n");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load (NULL, path, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    cr_assert_eq (s->sm.registers, 131072);
+    cr_assert_eq (s->device.sm_count, 108, "inherited from a100");
+    cr_assert_str_eq (s->id, "big-rf", "a user preset is named by its file");
+    guint key = pkey_index (pkey_find ("sm", "registers"));
+    int line = 0;
+    cr_assert (g_str_has_suffix (preset_origin (p, key, &line), "big-rf.ini"));
+    cr_assert_eq (line, 5);
+    cr_assert_str_eq (preset_source (p, key),
+                      "hypothetical: twice the register file");
+}
+
+Test (preset, set_overrides_last)
+{
+    const char *sets[] = { "sm.registers=131072", "device.sm_count = 8", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a100", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    cr_assert_eq (preset_spec (p)->sm.registers, 131072);
+    cr_assert_eq (preset_spec (p)->device.sm_count, 8);
+    cr_assert_str_eq (preset_origin (p, pkey_index (pkey_find ("sm",
+                                                               "registers")),
+                                     NULL),
+                      "--set");
+}
+
+Test (preset, config_over_gpu)
+{
+    g_autofree char *path = tu_write_file ("eight-sm.ini",
+                                           "[device]\n# what-if\nsm_count = 8\n");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("h100", path, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    cr_assert_eq (preset_spec (p)->device.sm_count, 8);
+    cr_assert_eq (preset_spec (p)->sm.smem_bytes, 233472);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bad presets: each error names what is wrong and where               */
+
+/* Criterion hands each row to a fresh process: rows hold arrays, not
+ * pointers.  An empty string stands for "none". */
+typedef struct {
+    char file[96];         /* contents of a user preset */
+    char set[32];          /* one --set */
+    char gpu[24];          /* --gpu */
+    PresetError code;
+    char needles[3][48];
+} Bad;
+
+static const Bad bad[] = {
+    { "[preset]\nbase = a100\n[sm]\nbogus = 1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] bogus", "" } },
+    { "[preset]\nbase = a100\n[smx]\nregisters = 1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[smx] registers", "" } },
+    { "[preset]\nbase = a100\n[sm]\nmax_threads = 2000000\n", "", "",
+      PRESET_ERROR_VALUE,
+      { "bad.ini:4:", "[sm] max_threads = 2000000", "32..8192" } },
+    { "[preset]\nbase = a100\n[sm]\nmax_threads = 2k\n", "", "",
+      PRESET_ERROR_VALUE, { "bad.ini:4:", "not an integer", "" } },
+    { "[preset]\nbase = a100\n[sm]\nmax_threads = -64\n", "", "",
+      PRESET_ERROR_VALUE, { "bad.ini:4:", "-64", "32..8192" } },
+    { "[preset]\nbase = a100\n[device]\ndram_bandwidth_gbs = fast\n", "",
+      "", PRESET_ERROR_VALUE, { "bad.ini:4:", "not a number", "" } },
+    { "[preset]\nbase = a100\n[sched]\npolicy = fifo\n", "", "",
+      PRESET_ERROR_VALUE, { "bad.ini:4:", "lrr|gto|cggty", "" } },
+    { "[preset]\nbase = a100\n[alloc]\ncarveout_steps_kib = 0;64;32\n", "",
+      "", PRESET_ERROR_VALUE, { "bad.ini:4:", "ascending", "" } },
+    { "[preset]\nbase = a100\n[preset]\ntiming = maybe\n", "", "",
+      PRESET_ERROR_VALUE, { "bad.ini:4:", "true or false", "" } },
+    { "[preset]\nbase = a100\nthis line is junk\n", "", "",
+      PRESET_ERROR_PARSE, { "bad.ini:3:", "junk", "" } },
+    { "[preset\nbase = a100\n", "", "", PRESET_ERROR_PARSE,
+      { "bad.ini:1:", "[group]", "" } },
+    { "registers = 1\n[sm]\n", "", "", PRESET_ERROR_PARSE,
+      { "bad.ini:1:", "before any [group]", "" } },
+    { "[preset]\nbase = a100\n[sm]\nregisters = 1024\nregisters = 2048\n",
+      "", "", PRESET_ERROR_PARSE, { "bad.ini:5:", "first at line 4", "" } },
+    { "[preset]\nbase = a100\n[sm]\nmax_threads = 2048 # comment\n", "",
+      "", PRESET_ERROR_VALUE, { "bad.ini:4:", "not an integer", "" } },
+    /* No base: everything is missing. */
+    { "[preset]\nname = lonely\n", "", "", PRESET_ERROR_MISSING,
+      { "[device] sm_count", "[sm] registers", "" } },
+    /* A base that does not exist, and one that comes back. */
+    { "[preset]\nbase = no-such-gpu\n", "", "", PRESET_ERROR_NOT_FOUND,
+      { "bad.ini:2:", "no-such-gpu", "a100" } },
+    { "[preset]\nbase = bad.ini\n", "", "", PRESET_ERROR_BASE,
+      { "bad.ini", "comes back", "" } },
+    /* Values that contradict each other. */
+    { "[preset]\nbase = a100\n[sm]\nmax_threads = 2050\n", "", "",
+      PRESET_ERROR_INCONSISTENT,
+      { "bad.ini:4: [sm] max_threads = 2050", "warp size", "" } },
+    { "[preset]\nbase = a100\n[sm]\nsmem_bytes = 200000\n", "", "",
+      PRESET_ERROR_INCONSISTENT, { "bad.ini:4:", "carveout_steps_kib", "" } },
+    { "", "sm.registers=huge", "a100", PRESET_ERROR_VALUE,
+      { "--set [sm] registers = huge", "not an integer", "" } },
+    { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
+      { "sm.nonsense", "unknown key", "" } },
+    { "", "registers", "a100", PRESET_ERROR_UNKNOWN_KEY,
+      { "GROUP.KEY=VALUE", "", "" } },
+    { "", "sm.sub_partitions=3", "a100", PRESET_ERROR_INCONSISTENT,
+      { "[sm] registers = 65536", "sub-partitions", "" } },
+    { "", "", "a1000", PRESET_ERROR_NOT_FOUND,
+      { "unknown GPU 'a1000'", "a6000", "" } },
+    { "", "", "/nonexistent/x.ini", PRESET_ERROR_NOT_FOUND,
+      { "/nonexistent/x.ini", "", "" } },
+};
+
+ParameterizedTestParameters (preset, bad_presets)
+{
+    return cr_make_param_array (Bad, bad, G_N_ELEMENTS (bad));
+}
+
+ParameterizedTest (const Bad *b, preset, bad_presets)
+{
+    g_autofree char *path = *b->file ? tu_write_file ("bad.ini", b->file) : NULL;
+    const char *sets[] = { *b->set ? b->set : NULL, NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load (*b->gpu ? b->gpu : NULL, path, sets,
+                                        &error);
+    cr_assert_null (p, "loaded: %s / %s", b->file, b->set);
+    cr_assert_not_null (error);
+    cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR, (gint) b->code),
+               "code %d, expected %d: %s", error->code, b->code, error->message);
+    for (int i = 0; i < 3 && *b->needles[i]; i++)
+        cr_assert (strstr (error->message, b->needles[i]) != NULL,
+                   "'%s' lacks '%s'", error->message, b->needles[i]);
+}
+
+Test (preset, gpu_and_config_with_base_conflict)
+{
+    g_autofree char *path = tu_write_file ("both.ini",
+                                           "[preset]\nbase = a100\n");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("h100", path, NULL, &error);
+    cr_assert_null (p);
+    cr_assert (strstr (error->message, "give one") != NULL, "%s",
+               error->message);
+}
