@@ -16,6 +16,12 @@ rounded (GString *out, double exact)
         g_string_append_printf (out, " (%.2f, rounded down)", exact);
 }
 
+static const char *
+plural (gint64 n)
+{
+    return n == 1 ? "" : "s";
+}
+
 static void
 why_regs (GString *out, const GpuSpec *s, const OccLaunch *l,
           const OccResult *r)
@@ -36,10 +42,12 @@ why_regs (GString *out, const GpuSpec *s, const OccLaunch *l,
                             r->warps_per_sub_partition);
     rounded (out, (double) r->regs_per_sub_partition / (double) r->regs_per_warp);
     g_string_append_printf (out, ", %d warps per SM;\n    a block has %d "
-                            "warps: %d / %d = %d blocks",
+                            "warp%s: %d / %d = %d block%s",
                             r->warps_per_sub_partition * subs,
-                            r->warps_per_block, r->warps_per_sub_partition * subs,
-                            r->warps_per_block, r->limit_regs);
+                            r->warps_per_block, plural (r->warps_per_block),
+                            r->warps_per_sub_partition * subs,
+                            r->warps_per_block, r->limit_regs,
+                            plural (r->limit_regs));
     rounded (out, (double) (r->warps_per_sub_partition * subs) / r->warps_per_block);
     g_string_append (out, ".\n");
 }
@@ -66,8 +74,9 @@ why_smem (GString *out, const GpuSpec *s, const OccLaunch *l,
         g_string_append_printf (out, ", the %" G_GINT64_FORMAT " KB carveout",
                                 r->smem_pool / 1024);
     g_string_append_printf (out, ") holds %" G_GINT64_FORMAT " / %"
-                            G_GINT64_FORMAT " = %d blocks", r->smem_pool,
-                            r->smem_per_block, r->limit_smem);
+                            G_GINT64_FORMAT " = %d block%s", r->smem_pool,
+                            r->smem_per_block, r->limit_smem,
+                            plural (r->limit_smem));
     rounded (out, (double) r->smem_pool / (double) r->smem_per_block);
     g_string_append (out, ": only whole blocks are resident.\n");
     if (l->carveout_pct >= 0 && r->smem_preference < r->smem_per_block)
@@ -82,10 +91,11 @@ static void
 why_warps (GString *out, const OccLaunch *l, const OccResult *r)
 {
     g_string_append_printf (out, "  warp slots: a block of %" G_GINT64_FORMAT
-                            " threads is %d warps; %d warp slots / %d = %d "
-                            "blocks", l->threads_per_block, r->warps_per_block,
-                            r->max_warps_per_sm, r->warps_per_block,
-                            r->limit_warps);
+                            " threads is %d warp%s; %d warp slots / %d = %d "
+                            "block%s", l->threads_per_block, r->warps_per_block,
+                            plural (r->warps_per_block), r->max_warps_per_sm,
+                            r->warps_per_block, r->limit_warps,
+                            plural (r->limit_warps));
     rounded (out, (double) r->max_warps_per_sm / r->warps_per_block);
     g_string_append (out, ".\n");
 }
@@ -94,9 +104,9 @@ static void
 why_blocks (GString *out, const GpuSpec *s, const OccResult *r)
 {
     g_string_append_printf (out, "  block slots: an SM holds at most %d "
-                            "blocks; %d blocks x %d warps = %d of %d warp "
+                            "blocks; %d blocks x %d warp%s = %d of %d warp "
                             "slots.\n", s->sm.max_blocks, r->limit_blocks,
-                            r->warps_per_block,
+                            r->warps_per_block, plural (r->warps_per_block),
                             r->limit_blocks * r->warps_per_block,
                             r->max_warps_per_sm);
 }
@@ -148,9 +158,11 @@ differences (GString *out, const GpuSpec *s, const OccLaunch *l,
     if (e->threads != (double) r->threads_per_sm)
         g_string_append_printf (out, "    - whole blocks: %.0f threads is "
                                 "%.2f blocks of %" G_GINT64_FORMAT "; %d "
-                                "block(s) fit\n", e->threads,
+                                "block%s fit%s\n", e->threads,
                                 e->threads / (double) l->threads_per_block,
-                                l->threads_per_block, r->blocks_per_sm);
+                                l->threads_per_block, r->blocks_per_sm,
+                                plural (r->blocks_per_sm),
+                                r->blocks_per_sm == 1 ? "s" : "");
     if (r->regs_per_warp != r->regs_per_warp_raw)
         g_string_append_printf (out, "    - registers per warp in units of "
                                 "%d (%" G_GINT64_FORMAT ", not %"
@@ -159,7 +171,7 @@ differences (GString *out, const GpuSpec *s, const OccLaunch *l,
     if (r->regs_per_warp > 0 &&
         r->regs_per_sub_partition % r->regs_per_warp != 0)
         g_string_append_printf (out, "    - registers per sub-partition: "
-                                "each of the %d quarters holds whole warps\n",
+                                "each of the %d holds whole warps\n",
                                 s->sm.sub_partitions);
     if (s->sm.smem_reserved_per_block > 0)
         g_string_append_printf (out, "    - %d B of shared memory per block "
