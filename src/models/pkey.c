@@ -122,16 +122,23 @@ static const PkeyInfo keys[] = {
 
     I ("pipe", "fma_lanes", PKEY_TIMING, 1, 256, "lanes", pipe.fma_lanes,
        "FP32 lanes per sub-partition"),
+    I ("pipe", "fma_heavy_lanes", PKEY_TIMING, 1, 256, "lanes",
+       pipe.fma_heavy_lanes, "of the FP32 lanes, those that also run IMAD"),
     I ("pipe", "fma_latency_cycles", PKEY_TIMING, 1, 1000, "cycles",
        pipe.fma_latency_cycles, "dependent FFMA latency"),
     I ("pipe", "alu_lanes", PKEY_TIMING, 1, 256, "lanes", pipe.alu_lanes,
        "INT32 lanes per sub-partition"),
     I ("pipe", "alu_latency_cycles", PKEY_TIMING, 1, 1000, "cycles",
        pipe.alu_latency_cycles, "dependent integer-ALU latency"),
+    { "pipe", "alu_on_fmalite", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
+      AT (pipe.alu_on_fmalite), NULL,
+      "integer ops issue on the FP32 pipe's lite half (GA102)" },
     I ("pipe", "sfu_lanes", PKEY_TIMING, 1, 256, "lanes", pipe.sfu_lanes,
        "special-function lanes per sub-partition"),
     I ("pipe", "sfu_latency_cycles", PKEY_TIMING, 1, 1000, "cycles",
        pipe.sfu_latency_cycles, "MUFU latency"),
+    I ("pipe", "branch_cycles", PKEY_TIMING, 1, 100, "cycles",
+       pipe.branch_cycles, "cycles a branch holds its warp"),
 
     I ("mem", "smem_banks", PKEY_TIMING, 1, 256, "banks", mem.smem_banks,
        "shared-memory banks (4 B wide)"),
@@ -153,6 +160,10 @@ static const PkeyInfo keys[] = {
        mem.l2_bandwidth_gbs, "L2 bandwidth, whole GPU"),
     I ("mem", "dram_latency_cycles", PKEY_TIMING, 1, 100000, "cycles",
        mem.dram_latency_cycles, "DRAM latency (pointer chase)"),
+    I ("mem", "lg_queue_depth", PKEY_TIMING, 1, 1024, "instructions",
+       mem.lg_queue_depth, "local/global instruction queue per SM"),
+    I ("mem", "mio_queue_depth", PKEY_TIMING, 1, 1024, "instructions",
+       mem.mio_queue_depth, "shared-memory (MIO) instruction queue per SM"),
 };
 
 const PkeyInfo *

@@ -580,11 +580,20 @@ static gboolean
 check_timing (const Preset *p, GError **error)
 {
     const SpecMem *m = &p->spec.mem;
+    const SpecPipe *pp = &p->spec.pipe;
     if (!p->spec.timing)
         return TRUE;
     return require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
                     "l1_line_bytes", "must be a whole number of sectors",
-                    "mem", "l1_sector_bytes", error);
+                    "mem", "l1_sector_bytes", error) &&
+           require (p, pp->fma_heavy_lanes <= pp->fma_lanes, "pipe",
+                    "fma_heavy_lanes", "cannot exceed the FP32 lanes", "pipe",
+                    "fma_lanes", error) &&
+           require (p, !pp->alu_on_fmalite ||
+                        pp->fma_heavy_lanes < pp->fma_lanes,
+                    "pipe", "alu_on_fmalite",
+                    "needs a lite half (fma_lanes > fma_heavy_lanes)", "pipe",
+                    "fma_heavy_lanes", error);
 }
 
 /* ------------------------------------------------------------------ */

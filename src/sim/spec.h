@@ -85,12 +85,15 @@ typedef struct {
 } SpecSched;
 
 typedef struct {
-    int fma_lanes;                /* per sub-partition */
+    int fma_lanes;                /* FP32 lanes per sub-partition */
+    int fma_heavy_lanes;          /* of those, the ones that run IMAD */
     int fma_latency_cycles;
     int alu_lanes;
+    gboolean alu_on_fmalite;      /* integer ops share the lite FP32 half */
     int alu_latency_cycles;
     int sfu_lanes;
     int sfu_latency_cycles;
+    int branch_cycles;            /* a taken branch holds the warp */
 } SpecPipe;
 
 typedef struct {
@@ -104,6 +107,8 @@ typedef struct {
     int l2_hit_latency_cycles;
     double l2_bandwidth_gbs;
     int dram_latency_cycles;
+    int lg_queue_depth;           /* local/global instruction queue, per SM */
+    int mio_queue_depth;          /* shared-memory (MIO) queue, per SM */
 } SpecMem;
 
 typedef struct {

@@ -1,0 +1,583 @@
+/*
+ * sm.c -- one streaming multiprocessor.  See sm.h.
+ *
+ * Sections: sub-partition wake-up and tick (the issue loop), issue by
+ * pipe, memory returns, barriers, warp exit and retire, block residency.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "sim/lsu.h"
+#include "sim/pipe.h"
+#include "sim/sched.h"
+#include "sim/sm.h"
+#include "sim/warp.h"
+
+#define MAX_SP 16
+
+typedef struct {
+    Warp **warps;          /* resident, oldest first */
+    int n;
+    Cycle tick_at;         /* the pending tick; CYCLE_NEVER: asleep */
+    PipeSet pipes;
+    SchedState sched;
+} Sp;
+
+typedef struct {
+    gboolean used;
+    guint64 id;
+    int live;              /* warps not exited */
+    int retired;
+    int arrived;           /* warps waiting at the barrier */
+    int *slots;            /* warp slot of each of its warps */
+} Block;
+
+struct Sm {
+    const GpuSpec *spec;
+    int id;
+    EvqQueue *q;
+    MemSys *mem;
+    SmWorkload work;
+    int warps_per_block;
+    int n_slots;
+    Warp *warps;           /* by warp slot */
+    gboolean *slot_used;
+    Block *blocks;         /* work.max_blocks of them */
+    int n_sp;
+    Sp sp[MAX_SP];
+    LsuQueue *lg;
+    LsuQueue *mio;
+    guint64 next_age;
+    gboolean no_more_blocks;
+    int resident;
+    gboolean started;
+    Cycle first_launch;
+    SimStats stats;
+    SmIssueHook hook;
+    void *hook_ctx;
+    SmWarpHook warp_hook;
+    void *warp_hook_ctx;
+};
+
+/* A memory request's cookie: which warp, which registers, which counter. */
+#define CK_SLOT(c) ((int) ((c) & 0xffff))
+#define CK_DST(c) ((guint8) ((c) >> 16 & 0xff))
+#define CK_NDST(c) ((int) ((c) >> 24 & 0xf))
+#define CK_LONG(c) ((int) ((c) >> 28 & 1))
+#define CK_SB(c) ((guint8) ((c) >> 29 & 0x7))
+
+static guint64
+cookie_of (const Warp *w, const Instr *in, gboolean is_long)
+{
+    guint64 n_dst = in->dst == INSTR_NO_REG ? 0 : in->n_dst;
+    guint64 sb = in->ctrl ? in->wr_sb : INSTR_NO_SB;
+    return (guint64) w->slot | (guint64) in->dst << 16 | n_dst << 24 |
+           (guint64) (is_long != 0) << 28 | sb << 29;
+}
+
+/* ------------------------------------------------------------------ */
+/* Waking and ticking a sub-partition                                  */
+
+static void sp_tick (void *ctx, guint64 arg, Cycle now);
+
+static void
+sp_wake (Sm *sm, int i, Cycle at)
+{
+    Sp *sp = &sm->sp[i];
+    if (at >= sp->tick_at)
+        return;
+    sp->tick_at = at;
+    evq_schedule (sm->q, at, EVQ_PRI_ISSUE, sp_tick, sm, (guint64) i);
+}
+
+static void
+wake_all (void *ctx, Cycle now)
+{
+    Sm *sm = ctx;
+    for (int i = 0; i < sm->n_sp; i++)
+        sp_wake (sm, i, now);
+}
+
+static LsuQueue *
+queue_of (Sm *sm, InstrPipe pipe)
+{
+    return pipe == PIPE_LG ? sm->lg : pipe == PIPE_MIO ? sm->mio : NULL;
+}
+
+/* First cycle >= 'now' the unit for 'in' takes it; CYCLE_NEVER for a
+ * full queue (its room callback wakes us). */
+static Cycle
+unit_ready (Sm *sm, const Sp *sp, const Instr *in, Cycle now)
+{
+    InstrPipe pipe = instr_info (in->op)->pipe;
+    LsuQueue *queue = queue_of (sm, pipe);
+    if (queue != NULL)
+        return lsu_has_room (queue) ? now : CYCLE_NEVER;
+    return pipe_ready_at (&sp->pipes, pipe, now);
+}
+
+static StallReason
+throttle_reason (const Instr *in)
+{
+    InstrPipe pipe = instr_info (in->op)->pipe;
+    return pipe == PIPE_LG ? STALL_LG_THROTTLE
+           : pipe == PIPE_MIO ? STALL_MIO_THROTTLE
+                              : STALL_MATH_PIPE;
+}
+
+/* When a warp that is not blocked could next issue, as far as the
+ * pipes can tell now. */
+static Cycle
+earliest (Sm *sm, const Sp *sp, const Warp *w, Cycle now)
+{
+    Cycle t = MAX (w->ready_at, now);
+    if (queue_of (sm, instr_info (w->next.op)->pipe) != NULL)
+        return t;
+    return pipe_ready_at (&sp->pipes, instr_info (w->next.op)->pipe, t);
+}
+
+static void issue (Sm *sm, Sp *sp, Warp *w, Cycle now);
+
+/* Sort the resident warps of 'sp' at 'now' into eligible ones and the
+ * rest; returns how many are eligible and the next cycle any of the
+ * rest could be. */
+static int
+scan (Sm *sm, Sp *sp, Cycle now, Warp **eligible, Cycle *wake)
+{
+    int n = 0;
+    for (int i = 0; i < sp->n; i++) {
+        Warp *w = sp->warps[i];
+        if (w->blocked != STALL_N)
+            continue;
+        if (w->ready_at > now) {
+            *wake = MIN (*wake, earliest (sm, sp, w, now));
+            continue;
+        }
+        Cycle unit = unit_ready (sm, sp, &w->next, now);
+        if (unit > now) {
+            Cycle from = w->reason == STALL_NOT_SELECTED
+                             ? now : MAX (w->ready_at, w->since);
+            warp_charge (w, throttle_reason (&w->next), from);
+            *wake = MIN (*wake, unit);
+            continue;
+        }
+        eligible[n++] = w;
+    }
+    return n;
+}
+
+static void
+sp_tick (void *ctx, guint64 arg, Cycle now)
+{
+    Sm *sm = ctx;
+    Sp *sp = &sm->sp[arg];
+    Warp *eligible[sm->n_slots > 0 ? sm->n_slots : 1];
+    Cycle wake = CYCLE_NEVER;
+
+    if (sp->tick_at != now)
+        return;  /* superseded by an earlier wake-up */
+    sp->tick_at = CYCLE_NEVER;
+    int n = scan (sm, sp, now, eligible, &wake);
+    if (n == 0) {
+        sp_wake (sm, (int) arg, wake);
+        return;
+    }
+    Warp *pick = sched_pick (sm->spec->sched.policy, &sp->sched, eligible, n,
+                             sm->n_slots);
+    for (int i = 0; i < n; i++)
+        if (eligible[i] != pick)
+            warp_charge (eligible[i], STALL_NOT_SELECTED, now);
+    issue (sm, sp, pick, now);
+    if (n > 1)
+        wake = now + 1;
+    if (!pick->exited && pick->blocked == STALL_N)
+        wake = MIN (wake, earliest (sm, sp, pick, now + 1));
+    sp_wake (sm, (int) arg, wake);
+}
+
+/* ------------------------------------------------------------------ */
+/* Issue                                                               */
+
+static void mem_done (void *ctx, guint64 cookie, Cycle now);
+static void warp_exit (Sm *sm, Warp *w, Cycle now);
+static void barrier_arrive (Sm *sm, Warp *w, Cycle now);
+
+static void
+write_fixed (Warp *w, const Instr *in, Cycle ready)
+{
+    if (in->dst == INSTR_NO_REG)
+        return;
+    for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++)
+        w->reg_ready[in->dst + k] = ready;
+}
+
+/* A variable-latency result is on its way: registers and counter wait. */
+static guint64
+start_variable (Warp *w, const Instr *in, gboolean is_long)
+{
+    if (in->dst != INSTR_NO_REG)
+        for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++) {
+            w->reg_pending[in->dst + k]++;
+            w->reg_long[in->dst + k] += (guint8) is_long;
+        }
+    if (in->ctrl && in->wr_sb < INSTR_N_SB) {
+        w->sb[in->wr_sb]++;
+        w->sb_long = (guint8) ((w->sb_long & ~(1u << in->wr_sb)) |
+                               (guint) is_long << in->wr_sb);
+    }
+    w->mem_pending++;
+    return cookie_of (w, in, is_long);
+}
+
+static void
+count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
+{
+    const Instr *in = &w->next;
+    guint lanes = (guint) __builtin_popcount (in->active);
+    sm->stats.warp_instructions++;
+    sm->stats.thread_instructions += lanes;
+    sm->stats.flops += (guint64) lanes * instr_info (in->op)->flops;
+    sm->stats.op_count[in->op]++;
+    if (sm->hook != NULL)
+        sm->hook (sm->hook_ctx, sm->id, sp, w->slot, sm->blocks[w->block].id,
+                  in, now);
+}
+
+/* Start the instruction on its pipe, queue or unit. */
+static void
+execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
+{
+    const Instr *in = &w->next;
+    const InstrInfo *info = instr_info (in->op);
+    const SpecPipe *p = &sm->spec->pipe;
+    guint64 cookie;
+
+    switch (info->pipe) {
+    case PIPE_FMA:
+    case PIPE_FMAHEAVY:
+    case PIPE_ALU:
+        pipe_reserve (&sp->pipes, info->pipe, now);
+        write_fixed (w, in, now + (Cycle) (info->latency == LAT_FMA
+                                               ? p->fma_latency_cycles
+                                               : p->alu_latency_cycles));
+        break;
+    case PIPE_XU:
+        pipe_reserve (&sp->pipes, info->pipe, now);
+        cookie = start_variable (w, in, FALSE);
+        evq_schedule (sm->q, now + (Cycle) p->sfu_latency_cycles,
+                      EVQ_PRI_MEM_RETURN, mem_done, sm, cookie);
+        break;
+    case PIPE_CBU:
+        pipe_reserve (&sp->pipes, info->pipe, now);
+        w->floor = MAX (w->floor, now + (Cycle) p->branch_cycles);
+        w->floor_reason = STALL_BRANCH;
+        break;
+    case PIPE_LG:
+    case PIPE_MIO:
+        cookie = start_variable (w, in, info->latency == LAT_GLOBAL);
+        lsu_push (queue_of (sm, info->pipe), in, cookie, mem_done, sm, now);
+        break;
+    default:
+        break;
+    }
+}
+
+static void
+issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
+{
+    const Instr *in = &w->next;
+    InstrOp op = in->op;
+
+    warp_charge (w, STALL_SELECTED, now);
+    count_issue (sm, w, (int) (sp - sm->sp), now);
+    w->yielded = in->ctrl && in->yield;
+    sched_issued (&sp->sched, w);
+    w->floor = now + (in->ctrl && in->stall > 1 ? in->stall : 1);
+    w->floor_reason = STALL_WAIT;
+    execute (sm, sp, w, now);
+    if (op == INSTR_EXIT) {
+        warp_exit (sm, w, now);
+        return;
+    }
+    warp_fetch (w);
+    warp_evaluate (w);
+    if (op == INSTR_BAR)
+        barrier_arrive (sm, w, now);
+    warp_charge (w, warp_waiting_reason (w), now + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory and MUFU returns                                             */
+
+static void retire (Sm *sm, Warp *w, Cycle at);
+
+static void
+release (Warp *w, guint64 cookie)
+{
+    guint8 dst = CK_DST (cookie);
+    for (int k = 0; k < CK_NDST (cookie) && dst + k < INSTR_NO_REG; k++) {
+        w->reg_pending[dst + k]--;
+        w->reg_long[dst + k] -= (guint8) CK_LONG (cookie);
+    }
+    if (CK_SB (cookie) < INSTR_N_SB)
+        w->sb[CK_SB (cookie)]--;
+    w->mem_pending--;
+}
+
+static void
+mem_done (void *ctx, guint64 cookie, Cycle now)
+{
+    Sm *sm = ctx;
+    Warp *w = &sm->warps[CK_SLOT (cookie)];
+    release (w, cookie);
+    if (w->exited) {
+        if (w->mem_pending == 0)
+            retire (sm, w, now);
+        return;
+    }
+    if (w->blocked != STALL_LONG_SCOREBOARD &&
+        w->blocked != STALL_SHORT_SCOREBOARD)
+        return;
+    warp_evaluate (w);
+    warp_charge (w, warp_waiting_reason (w), now);
+    if (w->blocked == STALL_N)
+        sp_wake (sm, w->sp, MAX (now, w->ready_at));
+}
+
+/* ------------------------------------------------------------------ */
+/* Barriers                                                            */
+
+/* Every live warp of the block has arrived: all go on at 'at'. */
+static void
+barrier_release (Sm *sm, Block *b, Cycle at)
+{
+    b->arrived = 0;
+    for (int k = 0; k < sm->warps_per_block; k++) {
+        Warp *w = &sm->warps[b->slots[k]];
+        if (w->exited || w->blocked != STALL_BARRIER)
+            continue;
+        warp_evaluate (w);
+        w->ready_at = MAX (w->ready_at, at);
+        warp_charge (w, warp_waiting_reason (w), at);
+        if (w->blocked == STALL_N)
+            sp_wake (sm, w->sp, w->ready_at);
+    }
+}
+
+static void
+barrier_arrive (Sm *sm, Warp *w, Cycle now)
+{
+    Block *b = &sm->blocks[w->block];
+    w->blocked = STALL_BARRIER;
+    if (++b->arrived == b->live)
+        barrier_release (sm, b, now + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Exit, retire, block residency                                       */
+
+static void dispatch (void *ctx, guint64 arg, Cycle now);
+
+static void
+sp_remove (Sp *sp, Warp *w)
+{
+    for (int i = 0; i < sp->n; i++)
+        if (sp->warps[i] == w) {
+            memmove (&sp->warps[i], &sp->warps[i + 1],
+                     (gsize) (sp->n - i - 1) * sizeof *sp->warps);
+            sp->n--;
+            return;
+        }
+    g_assert_not_reached ();
+}
+
+static void
+retire (Sm *sm, Warp *w, Cycle at)
+{
+    Block *b = &sm->blocks[w->block];
+    warp_finish (w, at, &sm->stats);
+    if (sm->warp_hook != NULL)
+        sm->warp_hook (sm->warp_hook_ctx, sm->id, w->slot, b->id, TRUE, at);
+    sp_remove (&sm->sp[w->sp], w);
+    warp_clear (w);
+    sm->slot_used[w->slot] = FALSE;
+    if (++b->retired < sm->warps_per_block)
+        return;
+    b->used = FALSE;
+    sm->resident--;
+    sm->stats.blocks_done++;
+    sm->stats.cycles = at - sm->first_launch;
+    evq_schedule (sm->q, at, EVQ_PRI_DISPATCH, dispatch, sm, 0);
+}
+
+static void
+warp_exit (Sm *sm, Warp *w, Cycle now)
+{
+    Block *b = &sm->blocks[w->block];
+    w->exited = TRUE;
+    b->live--;
+    /* Warps that exit no longer hold the others at a barrier. */
+    if (b->arrived > 0 && b->arrived == b->live)
+        barrier_release (sm, b, now + 1);
+    if (w->mem_pending > 0) {
+        w->blocked = STALL_DRAIN;
+        warp_charge (w, STALL_DRAIN, now + 1);
+        return;
+    }
+    retire (sm, w, now + 1);
+}
+
+static int
+free_slot (Sm *sm)
+{
+    for (int s = 0; s < sm->n_slots; s++)
+        if (!sm->slot_used[s])
+            return s;
+    g_assert_not_reached ();
+}
+
+static void
+launch_warp (Sm *sm, int block, int k, Cycle now)
+{
+    Block *b = &sm->blocks[block];
+    int slot = free_slot (sm);
+    Warp *w = &sm->warps[slot];
+    warp_init (w, sm->work.open_warp (sm->work.ctx, b->id, k), now);
+    w->slot = slot;
+    w->sp = slot % sm->n_sp;
+    w->block = block;
+    w->age = sm->next_age++;
+    sm->slot_used[slot] = TRUE;
+    b->slots[k] = slot;
+    Sp *sp = &sm->sp[w->sp];
+    sp->warps[sp->n++] = w;
+    if (sm->warp_hook != NULL)
+        sm->warp_hook (sm->warp_hook_ctx, sm->id, slot, b->id, FALSE, now);
+    sp_wake (sm, w->sp, now);
+}
+
+static gboolean
+launch_block (Sm *sm, Cycle now)
+{
+    int slot = -1;
+    for (int i = 0; i < sm->work.max_blocks && slot < 0; i++)
+        if (!sm->blocks[i].used)
+            slot = i;
+    if (slot < 0 || sm->no_more_blocks)
+        return FALSE;
+    Block *b = &sm->blocks[slot];
+    if (!sm->work.next_block (sm->work.ctx, &b->id)) {
+        sm->no_more_blocks = TRUE;
+        return FALSE;
+    }
+    if (!sm->started) {
+        sm->started = TRUE;
+        sm->first_launch = now;
+    }
+    b->used = TRUE;
+    b->live = sm->warps_per_block;
+    b->retired = 0;
+    b->arrived = 0;
+    sm->resident++;
+    for (int k = 0; k < sm->warps_per_block; k++)
+        launch_warp (sm, slot, k, now);
+    return TRUE;
+}
+
+static void
+dispatch (void *ctx, guint64 arg, Cycle now)
+{
+    Sm *sm = ctx;
+    (void) arg;
+    while (launch_block (sm, now))
+        ;
+}
+
+void
+sm_start (Sm *sm, Cycle now)
+{
+    evq_schedule (sm->q, now, EVQ_PRI_DISPATCH, dispatch, sm, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Life cycle                                                          */
+
+Sm *
+sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
+        const SmWorkload *work)
+{
+    Sm *sm = g_new0 (Sm, 1);
+    g_assert (spec->timing);
+    g_assert (work->max_blocks >= 1 && work->threads_per_block >= 1);
+    sm->spec = spec;
+    sm->id = id;
+    sm->q = q;
+    sm->mem = mem;
+    sm->work = *work;
+    sm->warps_per_block = (work->threads_per_block + spec->device.warp_size - 1) /
+                          spec->device.warp_size;
+    sm->n_slots = spec->sm.max_threads / spec->device.warp_size;
+    g_assert (work->max_blocks * sm->warps_per_block <= sm->n_slots);
+    sm->warps = g_new0 (Warp, sm->n_slots);
+    sm->slot_used = g_new0 (gboolean, sm->n_slots);
+    sm->blocks = g_new0 (Block, work->max_blocks);
+    for (int i = 0; i < work->max_blocks; i++)
+        sm->blocks[i].slots = g_new0 (int, sm->warps_per_block);
+    sm->n_sp = MIN (spec->sm.sub_partitions, MAX_SP);
+    for (int i = 0; i < sm->n_sp; i++) {
+        sm->sp[i].warps = g_new0 (Warp *, sm->n_slots);
+        sm->sp[i].tick_at = CYCLE_NEVER;
+        pipe_init (&sm->sp[i].pipes, spec);
+        sched_init (&sm->sp[i].sched);
+    }
+    sm->lg = lsu_new (spec->mem.lg_queue_depth, q, mem, id, wake_all, sm);
+    sm->mio = lsu_new (spec->mem.mio_queue_depth, q, mem, id, wake_all, sm);
+    return sm;
+}
+
+void
+sm_free (Sm *sm)
+{
+    if (sm == NULL)
+        return;
+    for (int s = 0; s < sm->n_slots; s++)
+        if (sm->slot_used[s])
+            warp_clear (&sm->warps[s]);
+    for (int i = 0; i < sm->work.max_blocks; i++)
+        g_free (sm->blocks[i].slots);
+    for (int i = 0; i < sm->n_sp; i++)
+        g_free (sm->sp[i].warps);
+    lsu_free (sm->lg);
+    lsu_free (sm->mio);
+    g_free (sm->blocks);
+    g_free (sm->slot_used);
+    g_free (sm->warps);
+    g_free (sm);
+}
+
+void
+sm_set_issue_hook (Sm *sm, SmIssueHook hook, void *ctx)
+{
+    sm->hook = hook;
+    sm->hook_ctx = ctx;
+}
+
+void
+sm_set_warp_hook (Sm *sm, SmWarpHook hook, void *ctx)
+{
+    sm->warp_hook = hook;
+    sm->warp_hook_ctx = ctx;
+}
+
+gboolean
+sm_done (const Sm *sm)
+{
+    return sm->no_more_blocks && sm->resident == 0;
+}
+
+const SimStats *
+sm_stats (const Sm *sm)
+{
+    return &sm->stats;
+}

@@ -1,0 +1,66 @@
+/*
+ * sm.h -- one streaming multiprocessor: resident blocks, warps spread
+ * over the sub-partitions, a warp scheduler and pipes per sub-partition,
+ * the memory instruction queues, barriers.
+ *
+ * Blocks become resident while a block slot is free (the caller passes
+ * the occupancy calculator's answer: registers, shared memory, warp and
+ * block slots are what it counts) and retire when all their warps have
+ * exited and drained.  Each sub-partition issues at most one warp
+ * instruction per cycle.  Nothing ticks when nothing can issue: a
+ * sub-partition with no eligible warp sleeps until the first cycle one
+ * can be (a known time) or an event wakes it (a memory return, a barrier
+ * release, a freed queue slot).
+ *
+ * The SM knows nothing about what it runs: warps come as instruction
+ * streams from the workload.
+ */
+#ifndef SMSIM_SIM_SM_H
+#define SMSIM_SIM_SM_H
+
+#include "sim/evq.h"
+#include "sim/mem.h"
+#include "sim/spec.h"
+#include "sim/stats.h"
+
+typedef struct {
+    int threads_per_block;
+    int max_blocks;   /* resident at once (theoretical occupancy) */
+    /* The next block this SM should run; FALSE when there is none. */
+    gboolean (*next_block) (void *ctx, guint64 *block);
+    /* The instruction stream of warp 'warp' of block 'block' (owned by
+     * the SM from then on). */
+    InstrStream *(*open_warp) (void *ctx, guint64 block, int warp);
+    void *ctx;
+} SmWorkload;
+
+/* Observer of every issue (timelines, tests); it must not change the
+ * SM. */
+typedef void (*SmIssueHook) (void *ctx, int sm, int sp, int warp_slot,
+                             guint64 block, const Instr *instr, Cycle now);
+
+/* Observer of warp launches (retired FALSE) and retirements. */
+typedef void (*SmWarpHook) (void *ctx, int sm, int warp_slot, guint64 block,
+                            gboolean retired, Cycle now);
+
+typedef struct Sm Sm;
+
+/* 'spec' must be a timing preset; 'q', 'mem' and 'work' are borrowed
+ * and outlive the SM. */
+Sm *sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
+            const SmWorkload *work);
+void sm_free (Sm *sm);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sm, sm_free)
+
+void sm_set_issue_hook (Sm *sm, SmIssueHook hook, void *ctx);
+void sm_set_warp_hook (Sm *sm, SmWarpHook hook, void *ctx);
+
+/* Make blocks resident at 'now' until the slots or the blocks run out. */
+void sm_start (Sm *sm, Cycle now);
+
+/* TRUE once every block it took has retired. */
+gboolean sm_done (const Sm *sm);
+
+const SimStats *sm_stats (const Sm *sm);
+
+#endif

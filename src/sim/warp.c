@@ -1,0 +1,105 @@
+/*
+ * warp.c -- a resident warp's dependences and accounting.  See warp.h.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "sim/warp.h"
+
+void
+warp_init (Warp *w, InstrStream *stream, Cycle now)
+{
+    memset (w, 0, sizeof *w);
+    w->stream = stream;
+    w->launched = now;
+    w->since = now;
+    w->reason = STALL_WAIT;
+    w->blocked = STALL_N;
+    w->floor = now;
+    w->floor_reason = STALL_WAIT;
+    w->ready_reason = STALL_WAIT;
+    warp_fetch (w);
+    warp_evaluate (w);
+}
+
+void
+warp_clear (Warp *w)
+{
+    g_clear_pointer (&w->stream, instr_stream_free);
+}
+
+void
+warp_fetch (Warp *w)
+{
+    /* A stream that ends without EXIT ends the warp all the same. */
+    if (!instr_stream_next (w->stream, &w->next))
+        instr_init (&w->next, INSTR_EXIT);
+}
+
+static void
+reg_deps (const Warp *w, guint8 r, Cycle *ready, int *pending, int *pending_long)
+{
+    if (r == INSTR_NO_REG)
+        return;
+    if (w->reg_ready[r] > *ready)
+        *ready = w->reg_ready[r];
+    *pending += w->reg_pending[r];
+    *pending_long += w->reg_long[r];
+}
+
+/* Registers: sources, and destinations (no write may overtake a
+ * pending one). */
+static void
+scoreboard_deps (const Warp *w, Cycle *ready, int *pending, int *pending_long)
+{
+    const Instr *i = &w->next;
+    for (int k = 0; k < 3; k++)
+        reg_deps (w, i->src[k], ready, pending, pending_long);
+    if (i->dst != INSTR_NO_REG)
+        for (int k = 0; k < i->n_dst && i->dst + k < INSTR_NO_REG; k++)
+            reg_deps (w, (guint8) (i->dst + k), ready, pending, pending_long);
+}
+
+/* The compiler's dependence counters: the wait mask names them. */
+static void
+counter_deps (const Warp *w, int *pending, int *pending_long)
+{
+    for (int k = 0; k < INSTR_N_SB; k++)
+        if ((w->next.wait_mask >> k & 1) && w->sb[k] > 0) {
+            *pending += w->sb[k];
+            *pending_long += (w->sb_long >> k & 1) * w->sb[k];
+        }
+}
+
+void
+warp_evaluate (Warp *w)
+{
+    Cycle ready = w->floor;
+    int pending = 0, pending_long = 0;
+    if (w->next.ctrl)
+        counter_deps (w, &pending, &pending_long);
+    else
+        scoreboard_deps (w, &ready, &pending, &pending_long);
+    w->ready_at = ready;
+    /* A branch holds the warp for its whole wait: branch_resolving. */
+    w->ready_reason = w->floor_reason;
+    if (pending_long > 0)
+        w->blocked = STALL_LONG_SCOREBOARD;
+    else if (pending > 0)
+        w->blocked = STALL_SHORT_SCOREBOARD;
+    else
+        w->blocked = STALL_N;
+}
+
+void
+warp_finish (Warp *w, Cycle at, SimStats *stats)
+{
+    w->cycles[w->reason] += at - w->since;
+    w->since = at;
+    for (int r = 0; r < STALL_N; r++) {
+        stats->warp_cycles[r] += w->cycles[r];
+        stats->resident_warp_cycles += w->cycles[r];
+    }
+    stats->warps_done++;
+}

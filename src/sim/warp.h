@@ -1,0 +1,89 @@
+/*
+ * warp.h -- one resident warp: its instruction stream, what its next
+ * instruction waits for, and where its cycles went.
+ *
+ * The next instruction is pulled from the stream as soon as the current
+ * one issues, so "what is it waiting for" is always known:
+ *   - 'blocked': a condition only an event ends (a memory or MUFU result,
+ *     the block's barrier, outstanding stores after EXIT), or STALL_N;
+ *   - 'ready_at': the cycle the fixed-time conditions end (compiler stall
+ *     count or fixed-latency registers: wait; a branch: branch_resolving).
+ * The scheduler adds the pipe and queue conditions at issue time.
+ *
+ * Accounting charges intervals: warp_charge (w, reason, at) closes the
+ * current state at 'at' and opens 'reason'.  Charges to one warp come in
+ * non-decreasing cycle order, so per warp the states sum exactly to its
+ * resident cycles.
+ */
+#ifndef SMSIM_SIM_WARP_H
+#define SMSIM_SIM_WARP_H
+
+#include "sim/instr.h"
+#include "sim/stats.h"
+
+#define WARP_N_REGS 256
+
+typedef struct {
+    Instr next;                 /* the instruction to issue next */
+    InstrStream *stream;        /* owned */
+    int slot;                   /* warp slot in the SM */
+    int sp;                     /* sub-partition */
+    int block;                  /* resident-block slot in the SM */
+    guint64 age;                /* launch order, for GTO and CGGTY */
+    gboolean exited;
+    gboolean yielded;           /* its last issue carried the yield bit */
+
+    StallReason blocked;        /* event-ended condition, or STALL_N */
+    Cycle ready_at;             /* fixed-time conditions end */
+    StallReason ready_reason;   /* STALL_WAIT or STALL_BRANCH */
+    Cycle floor;                /* earliest next issue: stall count, branch */
+    StallReason floor_reason;
+
+    int mem_pending;            /* loads, stores and MUFU in flight */
+    guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
+    guint8 sb_long;             /* counters raised by a long-scoreboard op */
+    Cycle reg_ready[WARP_N_REGS];       /* fixed-latency results */
+    guint8 reg_pending[WARP_N_REGS];    /* variable-latency writes in flight */
+    guint8 reg_long[WARP_N_REGS];       /* ... of which long scoreboard */
+
+    StallReason reason;         /* the state being charged */
+    Cycle since;
+    Cycle launched;
+    guint64 cycles[STALL_N];
+} Warp;
+
+/* A warp launched at 'now' with 'stream' (taken); its first instruction
+ * is pulled.  Returns FALSE on an empty stream. */
+void warp_init (Warp *w, InstrStream *stream, Cycle now);
+void warp_clear (Warp *w);
+
+/* Pull the next instruction (after an issue). */
+void warp_fetch (Warp *w);
+
+/* Re-derive 'blocked' and 'ready_at' for the next instruction from the
+ * scoreboard and the dependence counters. */
+void warp_evaluate (Warp *w);
+
+/* Close the current state at 'at' and open 'reason'. */
+static inline void
+warp_charge (Warp *w, StallReason reason, Cycle at)
+{
+    if (reason == w->reason)
+        return;
+    g_assert (at >= w->since);
+    w->cycles[w->reason] += at - w->since;
+    w->reason = reason;
+    w->since = at;
+}
+
+/* The state a warp that is not blocked is in until 'ready_at'. */
+static inline StallReason
+warp_waiting_reason (const Warp *w)
+{
+    return w->blocked != STALL_N ? w->blocked : w->ready_reason;
+}
+
+/* Close the books at 'at' (retire): add the warp's cycles to 'stats'. */
+void warp_finish (Warp *w, Cycle at, SimStats *stats);
+
+#endif
