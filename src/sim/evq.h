@@ -11,9 +11,9 @@
  * never earlier (asserted).  Cancelling only marks: the event stays in
  * the heap and is skipped when it comes up (Redis's AE_DELETED_EVENT_ID).
  *
- * Cost: a binary heap, O(log n) per schedule and per event run; n is the
- * number of pending events (a few per sub-partition plus memory returns
- * in flight).
+ * Cost: O(1) per schedule and per event run for events within 1024
+ * cycles of now (a timing wheel: nearly all of them), O(log n) for the
+ * rest (a binary heap they wait in until the wheel reaches them).
  */
 #ifndef SMSIM_SIM_EVQ_H
 #define SMSIM_SIM_EVQ_H

@@ -27,45 +27,10 @@ pipe_init (PipeSet *p, const GpuSpec *spec)
     p->alu_on_lite = sp->alu_on_fmalite && p->lite.interval > 0;
 }
 
-static Cycle
-at_least (Cycle a, Cycle now)
-{
-    return a > now ? a : now;
-}
-
-/* The unit an instruction for 'pipe' would take at the earliest. */
-static PipeUnit *
-unit_for (PipeSet *p, InstrPipe pipe)
-{
-    switch (pipe) {
-    case PIPE_FMA:
-        if (p->lite.interval > 0 && p->lite.free_at < p->heavy.free_at)
-            return &p->lite;
-        return &p->heavy;
-    case PIPE_FMAHEAVY:
-        return &p->heavy;
-    case PIPE_ALU:
-        return p->alu_on_lite ? &p->lite : &p->alu;
-    case PIPE_XU:
-        return &p->xu;
-    case PIPE_CBU:
-        return &p->cbu;
-    default:
-        return NULL;
-    }
-}
-
-Cycle
-pipe_ready_at (const PipeSet *p, InstrPipe pipe, Cycle now)
-{
-    PipeUnit *u = unit_for ((PipeSet *) p, pipe);
-    return u ? at_least (u->free_at, now) : now;
-}
-
 void
 pipe_reserve (PipeSet *p, InstrPipe pipe, Cycle now)
 {
-    PipeUnit *u = unit_for (p, pipe);
+    PipeUnit *u = pipe_unit (p, pipe);
     if (u == NULL)
         return;
     g_assert (u->free_at <= now);

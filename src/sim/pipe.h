@@ -33,10 +33,38 @@ typedef struct {
 
 void pipe_init (PipeSet *p, const GpuSpec *spec);
 
-/* First cycle >= 'now' at which an instruction for 'pipe' can start;
- * PIPE_LG, PIPE_MIO and PIPE_NONE are not this module's (they return
- * 'now'). */
-Cycle pipe_ready_at (const PipeSet *p, InstrPipe pipe, Cycle now);
+/* The unit an instruction for 'pipe' would take at the earliest; NULL
+ * for PIPE_LG, PIPE_MIO and PIPE_NONE, which are not this module's. */
+static inline PipeUnit *
+pipe_unit (PipeSet *p, InstrPipe pipe)
+{
+    switch (pipe) {
+    case PIPE_FMA:
+        if (p->lite.interval > 0 && p->lite.free_at < p->heavy.free_at)
+            return &p->lite;
+        return &p->heavy;
+    case PIPE_FMAHEAVY:
+        return &p->heavy;
+    case PIPE_ALU:
+        return p->alu_on_lite ? &p->lite : &p->alu;
+    case PIPE_XU:
+        return &p->xu;
+    case PIPE_CBU:
+        return &p->cbu;
+    default:
+        return NULL;
+    }
+}
+
+/* First cycle >= 'now' at which an instruction for 'pipe' can start
+ * ('now' for the pipes that are not this module's).  Inline: the
+ * scheduler asks for every warp it looks at. */
+static inline Cycle
+pipe_ready_at (const PipeSet *p, InstrPipe pipe, Cycle now)
+{
+    const PipeUnit *u = pipe_unit ((PipeSet *) p, pipe);
+    return u != NULL && u->free_at > now ? u->free_at : now;
+}
 
 /* Occupy the pipe from 'now' for one instruction (it must be ready). */
 void pipe_reserve (PipeSet *p, InstrPipe pipe, Cycle now);

@@ -42,12 +42,14 @@ struct Sm {
     int warps_per_block;
     int n_slots;
     Warp *warps;           /* by warp slot */
+    WarpCold *cold;        /* by warp slot */
     gboolean *slot_used;
     Block *blocks;         /* work.max_blocks of them */
     int n_sp;
     Sp sp[MAX_SP];
     LsuQueue *lg;
     LsuQueue *mio;
+    Cycle tick_at;         /* the SM's pending tick event */
     guint64 next_age;
     gboolean no_more_blocks;
     int resident;
@@ -79,7 +81,18 @@ cookie_of (const Warp *w, const Instr *in, gboolean is_long)
 /* ------------------------------------------------------------------ */
 /* Waking and ticking a sub-partition                                  */
 
-static void sp_tick (void *ctx, guint64 arg, Cycle now);
+static void sm_tick (void *ctx, guint64 arg, Cycle now);
+
+/* Sub-partitions that want a tick at the same cycle share one event:
+ * the SM's, which ticks them in order. */
+static void
+sm_wake (Sm *sm, Cycle at)
+{
+    if (at >= sm->tick_at)
+        return;
+    sm->tick_at = at;
+    evq_schedule (sm->q, at, EVQ_PRI_ISSUE, sm_tick, sm, 0);
+}
 
 static void
 sp_wake (Sm *sm, int i, Cycle at)
@@ -88,7 +101,7 @@ sp_wake (Sm *sm, int i, Cycle at)
     if (at >= sp->tick_at)
         return;
     sp->tick_at = at;
-    evq_schedule (sm->q, at, EVQ_PRI_ISSUE, sp_tick, sm, (guint64) i);
+    sm_wake (sm, at);
 }
 
 static void
@@ -108,9 +121,8 @@ queue_of (Sm *sm, InstrPipe pipe)
 /* First cycle >= 'now' the unit for 'in' takes it; CYCLE_NEVER for a
  * full queue (its room callback wakes us). */
 static Cycle
-unit_ready (Sm *sm, const Sp *sp, const Instr *in, Cycle now)
+unit_ready (Sm *sm, const Sp *sp, InstrPipe pipe, Cycle now)
 {
-    InstrPipe pipe = instr_info (in->op)->pipe;
     LsuQueue *queue = queue_of (sm, pipe);
     if (queue != NULL)
         return lsu_has_room (queue) ? now : CYCLE_NEVER;
@@ -118,9 +130,8 @@ unit_ready (Sm *sm, const Sp *sp, const Instr *in, Cycle now)
 }
 
 static StallReason
-throttle_reason (const Instr *in)
+throttle_reason (InstrPipe pipe)
 {
-    InstrPipe pipe = instr_info (in->op)->pipe;
     return pipe == PIPE_LG ? STALL_LG_THROTTLE
            : pipe == PIPE_MIO ? STALL_MIO_THROTTLE
                               : STALL_MATH_PIPE;
@@ -132,9 +143,9 @@ static Cycle
 earliest (Sm *sm, const Sp *sp, const Warp *w, Cycle now)
 {
     Cycle t = MAX (w->ready_at, now);
-    if (queue_of (sm, instr_info (w->next.op)->pipe) != NULL)
+    if (queue_of (sm, w->pipe) != NULL)
         return t;
-    return pipe_ready_at (&sp->pipes, instr_info (w->next.op)->pipe, t);
+    return pipe_ready_at (&sp->pipes, w->pipe, t);
 }
 
 static void issue (Sm *sm, Sp *sp, Warp *w, Cycle now);
@@ -154,11 +165,11 @@ scan (Sm *sm, Sp *sp, Cycle now, Warp **eligible, Cycle *wake)
             *wake = MIN (*wake, earliest (sm, sp, w, now));
             continue;
         }
-        Cycle unit = unit_ready (sm, sp, &w->next, now);
+        Cycle unit = unit_ready (sm, sp, w->pipe, now);
         if (unit > now) {
             Cycle from = w->reason == STALL_NOT_SELECTED
                              ? now : MAX (w->ready_at, w->since);
-            warp_charge (w, throttle_reason (&w->next), from);
+            warp_charge (w, throttle_reason (w->pipe), from);
             *wake = MIN (*wake, unit);
             continue;
         }
@@ -168,32 +179,51 @@ scan (Sm *sm, Sp *sp, Cycle now, Warp **eligible, Cycle *wake)
 }
 
 static void
-sp_tick (void *ctx, guint64 arg, Cycle now)
+sp_tick (Sm *sm, int i, Cycle now)
 {
-    Sm *sm = ctx;
-    Sp *sp = &sm->sp[arg];
+    Sp *sp = &sm->sp[i];
     Warp *eligible[sm->n_slots > 0 ? sm->n_slots : 1];
     Cycle wake = CYCLE_NEVER;
 
-    if (sp->tick_at != now)
-        return;  /* superseded by an earlier wake-up */
     sp->tick_at = CYCLE_NEVER;
     int n = scan (sm, sp, now, eligible, &wake);
     if (n == 0) {
-        sp_wake (sm, (int) arg, wake);
+        sp_wake (sm, i, wake);
         return;
     }
     Warp *pick = sched_pick (sm->spec->sched.policy, &sp->sched, eligible, n,
                              sm->n_slots);
-    for (int i = 0; i < n; i++)
-        if (eligible[i] != pick)
-            warp_charge (eligible[i], STALL_NOT_SELECTED, now);
+    for (int k = 0; k < n; k++)
+        if (eligible[k] != pick)
+            warp_charge (eligible[k], STALL_NOT_SELECTED, now);
     issue (sm, sp, pick, now);
     if (n > 1)
         wake = now + 1;
     if (!pick->exited && pick->blocked == STALL_N)
         wake = MIN (wake, earliest (sm, sp, pick, now + 1));
-    sp_wake (sm, (int) arg, wake);
+    sp_wake (sm, i, wake);
+}
+
+static void
+sm_tick (void *ctx, guint64 unused, Cycle now)
+{
+    Sm *sm = ctx;
+    (void) unused;
+    if (sm->tick_at != now)
+        return;  /* superseded by an earlier wake-up */
+    sm->tick_at = CYCLE_NEVER;
+    /* The sub-partitions share the memory queues: who goes first turns
+     * round each cycle, so none is always served last. */
+    int first = (int) (now % (Cycle) sm->n_sp);
+    for (int k = 0; k < sm->n_sp; k++) {
+        int i = (first + k) % sm->n_sp;
+        if (sm->sp[i].tick_at == now)
+            sp_tick (sm, i, now);
+    }
+    Cycle next = CYCLE_NEVER;
+    for (int i = 0; i < sm->n_sp; i++)
+        next = MIN (next, sm->sp[i].tick_at);
+    sm_wake (sm, next);
 }
 
 /* ------------------------------------------------------------------ */
@@ -209,7 +239,7 @@ write_fixed (Warp *w, const Instr *in, Cycle ready)
     if (in->dst == INSTR_NO_REG)
         return;
     for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++)
-        w->reg_ready[in->dst + k] = ready;
+        w->cold->reg_ready[in->dst + k] = ready;
 }
 
 /* A variable-latency result is on its way: registers and counter wait. */
@@ -218,8 +248,8 @@ start_variable (Warp *w, const Instr *in, gboolean is_long)
 {
     if (in->dst != INSTR_NO_REG)
         for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++) {
-            w->reg_pending[in->dst + k]++;
-            w->reg_long[in->dst + k] += (guint8) is_long;
+            w->cold->reg_pending[in->dst + k]++;
+            w->cold->reg_long[in->dst + k] += (guint8) is_long;
         }
     if (in->ctrl && in->wr_sb < INSTR_N_SB) {
         w->sb[in->wr_sb]++;
@@ -230,11 +260,19 @@ start_variable (Warp *w, const Instr *in, gboolean is_long)
     return cookie_of (w, in, is_long);
 }
 
+static guint
+popcount32 (guint32 x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 static void
 count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
 {
-    const Instr *in = &w->next;
-    guint lanes = (guint) __builtin_popcount (in->active);
+    const Instr *in = &w->cold->next;
+    guint lanes = popcount32 (in->active);
     sm->stats.warp_instructions++;
     sm->stats.thread_instructions += lanes;
     sm->stats.flops += (guint64) lanes * instr_info (in->op)->flops;
@@ -248,7 +286,7 @@ count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
 static void
 execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
 {
-    const Instr *in = &w->next;
+    const Instr *in = &w->cold->next;
     const InstrInfo *info = instr_info (in->op);
     const SpecPipe *p = &sm->spec->pipe;
     guint64 cookie;
@@ -286,7 +324,7 @@ execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
 static void
 issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
 {
-    const Instr *in = &w->next;
+    const Instr *in = &w->cold->next;
     InstrOp op = in->op;
 
     warp_charge (w, STALL_SELECTED, now);
@@ -317,8 +355,8 @@ release (Warp *w, guint64 cookie)
 {
     guint8 dst = CK_DST (cookie);
     for (int k = 0; k < CK_NDST (cookie) && dst + k < INSTR_NO_REG; k++) {
-        w->reg_pending[dst + k]--;
-        w->reg_long[dst + k] -= (guint8) CK_LONG (cookie);
+        w->cold->reg_pending[dst + k]--;
+        w->cold->reg_long[dst + k] -= (guint8) CK_LONG (cookie);
     }
     if (CK_SB (cookie) < INSTR_N_SB)
         w->sb[CK_SB (cookie)]--;
@@ -443,7 +481,8 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     Block *b = &sm->blocks[block];
     int slot = free_slot (sm);
     Warp *w = &sm->warps[slot];
-    warp_init (w, sm->work.open_warp (sm->work.ctx, b->id, k), now);
+    warp_init (w, &sm->cold[slot], sm->work.open_warp (sm->work.ctx, b->id, k),
+               now);
     w->slot = slot;
     w->sp = slot % sm->n_sp;
     w->block = block;
@@ -520,11 +559,13 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->n_slots = spec->sm.max_threads / spec->device.warp_size;
     g_assert (work->max_blocks * sm->warps_per_block <= sm->n_slots);
     sm->warps = g_new0 (Warp, sm->n_slots);
+    sm->cold = g_new0 (WarpCold, sm->n_slots);
     sm->slot_used = g_new0 (gboolean, sm->n_slots);
     sm->blocks = g_new0 (Block, work->max_blocks);
     for (int i = 0; i < work->max_blocks; i++)
         sm->blocks[i].slots = g_new0 (int, sm->warps_per_block);
     sm->n_sp = MIN (spec->sm.sub_partitions, MAX_SP);
+    sm->tick_at = CYCLE_NEVER;
     for (int i = 0; i < sm->n_sp; i++) {
         sm->sp[i].warps = g_new0 (Warp *, sm->n_slots);
         sm->sp[i].tick_at = CYCLE_NEVER;
@@ -553,6 +594,7 @@ sm_free (Sm *sm)
     g_free (sm->blocks);
     g_free (sm->slot_used);
     g_free (sm->warps);
+    g_free (sm->cold);
     g_free (sm);
 }
 

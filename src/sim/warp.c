@@ -8,9 +8,13 @@
 #include "sim/warp.h"
 
 void
-warp_init (Warp *w, InstrStream *stream, Cycle now)
+warp_init (Warp *w, WarpCold *cold, InstrStream *stream, Cycle now)
 {
     memset (w, 0, sizeof *w);
+    memset (cold->reg_ready, 0, sizeof cold->reg_ready);
+    memset (cold->reg_pending, 0, sizeof cold->reg_pending);
+    memset (cold->reg_long, 0, sizeof cold->reg_long);
+    w->cold = cold;
     w->stream = stream;
     w->launched = now;
     w->since = now;
@@ -33,8 +37,9 @@ void
 warp_fetch (Warp *w)
 {
     /* A stream that ends without EXIT ends the warp all the same. */
-    if (!instr_stream_next (w->stream, &w->next))
-        instr_init (&w->next, INSTR_EXIT);
+    if (!instr_stream_next (w->stream, &w->cold->next))
+        instr_init (&w->cold->next, INSTR_EXIT);
+    w->pipe = (guint8) instr_info ((InstrOp) w->cold->next.op)->pipe;
 }
 
 static void
@@ -42,10 +47,10 @@ reg_deps (const Warp *w, guint8 r, Cycle *ready, int *pending, int *pending_long
 {
     if (r == INSTR_NO_REG)
         return;
-    if (w->reg_ready[r] > *ready)
-        *ready = w->reg_ready[r];
-    *pending += w->reg_pending[r];
-    *pending_long += w->reg_long[r];
+    if (w->cold->reg_ready[r] > *ready)
+        *ready = w->cold->reg_ready[r];
+    *pending += w->cold->reg_pending[r];
+    *pending_long += w->cold->reg_long[r];
 }
 
 /* Registers: sources, and destinations (no write may overtake a
@@ -53,7 +58,7 @@ reg_deps (const Warp *w, guint8 r, Cycle *ready, int *pending, int *pending_long
 static void
 scoreboard_deps (const Warp *w, Cycle *ready, int *pending, int *pending_long)
 {
-    const Instr *i = &w->next;
+    const Instr *i = &w->cold->next;
     for (int k = 0; k < 3; k++)
         reg_deps (w, i->src[k], ready, pending, pending_long);
     if (i->dst != INSTR_NO_REG)
@@ -66,7 +71,7 @@ static void
 counter_deps (const Warp *w, int *pending, int *pending_long)
 {
     for (int k = 0; k < INSTR_N_SB; k++)
-        if ((w->next.wait_mask >> k & 1) && w->sb[k] > 0) {
+        if ((w->cold->next.wait_mask >> k & 1) && w->sb[k] > 0) {
             *pending += w->sb[k];
             *pending_long += (w->sb_long >> k & 1) * w->sb[k];
         }
@@ -77,7 +82,7 @@ warp_evaluate (Warp *w)
 {
     Cycle ready = w->floor;
     int pending = 0, pending_long = 0;
-    if (w->next.ctrl)
+    if (w->cold->next.ctrl)
         counter_deps (w, &pending, &pending_long);
     else
         scoreboard_deps (w, &ready, &pending, &pending_long);

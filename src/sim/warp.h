@@ -23,38 +23,45 @@
 
 #define WARP_N_REGS 256
 
+/* What the scheduler needs only for the warp it issues, and the memory
+ * returns: kept apart so the scan over a sub-partition's warps touches
+ * a few small structs, not kilobytes each. */
 typedef struct {
-    Instr next;                 /* the instruction to issue next */
-    InstrStream *stream;        /* owned */
-    int slot;                   /* warp slot in the SM */
-    int sp;                     /* sub-partition */
-    int block;                  /* resident-block slot in the SM */
-    guint64 age;                /* launch order, for GTO and CGGTY */
-    gboolean exited;
-    gboolean yielded;           /* its last issue carried the yield bit */
-
-    StallReason blocked;        /* event-ended condition, or STALL_N */
-    Cycle ready_at;             /* fixed-time conditions end */
-    StallReason ready_reason;   /* STALL_WAIT or STALL_BRANCH */
-    Cycle floor;                /* earliest next issue: stall count, branch */
-    StallReason floor_reason;
-
-    int mem_pending;            /* loads, stores and MUFU in flight */
-    guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
-    guint8 sb_long;             /* counters raised by a long-scoreboard op */
+    Instr next;                         /* the instruction to issue next */
     Cycle reg_ready[WARP_N_REGS];       /* fixed-latency results */
     guint8 reg_pending[WARP_N_REGS];    /* variable-latency writes in flight */
     guint8 reg_long[WARP_N_REGS];       /* ... of which long scoreboard */
+} WarpCold;
 
+typedef struct {
+    /* What the scheduler's scan reads. */
+    StallReason blocked;        /* event-ended condition, or STALL_N */
     StallReason reason;         /* the state being charged */
+    Cycle ready_at;             /* fixed-time conditions end */
     Cycle since;
+    guint8 pipe;                /* InstrPipe of the next instruction */
+    gboolean exited;
+    StallReason ready_reason;   /* STALL_WAIT or STALL_BRANCH */
+    int slot;                   /* warp slot in the SM */
+    guint64 age;                /* launch order, for GTO and CGGTY */
+
+    WarpCold *cold;             /* borrowed from the SM */
+    InstrStream *stream;        /* owned */
+    int sp;                     /* sub-partition */
+    int block;                  /* resident-block slot in the SM */
+    gboolean yielded;           /* its last issue carried the yield bit */
+    Cycle floor;                /* earliest next issue: stall count, branch */
+    StallReason floor_reason;
+    int mem_pending;            /* loads, stores and MUFU in flight */
+    guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
+    guint8 sb_long;             /* counters raised by a long-scoreboard op */
     Cycle launched;
     guint64 cycles[STALL_N];
 } Warp;
 
-/* A warp launched at 'now' with 'stream' (taken); its first instruction
- * is pulled.  Returns FALSE on an empty stream. */
-void warp_init (Warp *w, InstrStream *stream, Cycle now);
+/* A warp launched at 'now' with 'stream' (taken) and the scratch 'cold'
+ * (borrowed); its first instruction is pulled. */
+void warp_init (Warp *w, WarpCold *cold, InstrStream *stream, Cycle now);
 void warp_clear (Warp *w);
 
 /* Pull the next instruction (after an issue). */
