@@ -19,7 +19,7 @@
 #include "sim/sm.h"
 
 #define MAX_PROGS 8
-#define MAX_LEN 64
+#define MAX_LEN 128
 
 typedef struct {
     Instr prog[MAX_PROGS][MAX_LEN];
@@ -132,6 +132,7 @@ run (const char *gpu, const char *const *sets, Work *work, int threads,
 static Instr *
 add (Work *w, int prog, InstrOp op, int dst, int s0, int s1, int s2)
 {
+    cr_assert_lt (w->len[prog], MAX_LEN);
     Instr *in = &w->prog[prog][w->len[prog]++];
     instr_init (in, op);
     in->dst = (guint8) dst;
