@@ -93,28 +93,23 @@ typedef struct {
     guint64 repeat;
     guint64 round;
     gboolean done;
+    Instr exit;
 } ArrayStream;
 
-static gboolean
-array_next (InstrStream *s, Instr *out)
+static const Instr *
+array_next (InstrStream *s)
 {
     ArrayStream *a = (ArrayStream *) s;
-    if (a->done)
-        return FALSE;
     if (a->pc == a->n) {
         a->pc = 0;
         a->round++;
     }
-    if (a->round >= a->repeat || a->n == 0) {
-        instr_init (out, INSTR_EXIT);
-        a->done = TRUE;
-        return TRUE;
-    }
-    const Instr *in = &a->prog[a->pc++];
-    /* Only the explicit form needs the 256 bytes of lane addresses. */
-    memcpy (out, in, in->addr_mode == INSTR_ADDR_EXPLICIT
-                         ? sizeof *in : offsetof (Instr, addr));
-    return TRUE;
+    if (a->round < a->repeat && a->n > 0)
+        return &a->prog[a->pc++];
+    if (a->done)
+        return NULL;
+    a->done = TRUE;
+    return &a->exit;
 }
 
 static void
@@ -135,5 +130,6 @@ instr_array_stream_new (const Instr *prog, gsize n, guint64 repeat)
     a->prog = g_memdup2 (prog, n * sizeof *prog);
     a->n = n;
     a->repeat = repeat;
+    instr_init (&a->exit, INSTR_EXIT);
     return &a->base;
 }

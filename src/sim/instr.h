@@ -19,8 +19,10 @@
  *
  * Streams are pulled one instruction at a time (DESIGN.md principle 6):
  * memory stays bounded by the resident warps, never by the trace length.
- * instr_stream_next fills the caller's Instr, or returns FALSE after the
- * stream's last instruction (which is an EXIT).
+ * instr_stream_next returns the next instruction, borrowed from the
+ * stream and valid until the following call or the stream's end, or
+ * NULL after the last one (which is an EXIT).  No copy: the SM copies
+ * only what must outlive that (a memory instruction waiting in a queue).
  */
 #ifndef SMSIM_SIM_INSTR_H
 #define SMSIM_SIM_INSTR_H
@@ -120,7 +122,7 @@ guint64 instr_lane_addr (const Instr *instr, int lane);
 /* The lazy stream of one warp's instructions. */
 typedef struct InstrStream InstrStream;
 typedef struct {
-    gboolean (*next) (InstrStream *s, Instr *out);
+    const Instr *(*next) (InstrStream *s);
     void (*free) (InstrStream *s);
 } InstrStreamOps;
 
@@ -128,10 +130,10 @@ struct InstrStream {
     const InstrStreamOps *ops;
 };
 
-static inline gboolean
-instr_stream_next (InstrStream *s, Instr *out)
+static inline const Instr *
+instr_stream_next (InstrStream *s)
 {
-    return s->ops->next (s, out);
+    return s->ops->next (s);
 }
 
 void instr_stream_free (InstrStream *s);

@@ -271,7 +271,7 @@ popcount32 (guint32 x)
 static void
 count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
 {
-    const Instr *in = &w->cold->next;
+    const Instr *in = w->next;
     guint lanes = popcount32 (in->active);
     sm->stats.warp_instructions++;
     sm->stats.thread_instructions += lanes;
@@ -286,7 +286,7 @@ count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
 static void
 execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
 {
-    const Instr *in = &w->cold->next;
+    const Instr *in = w->next;
     const InstrInfo *info = instr_info (in->op);
     const SpecPipe *p = &sm->spec->pipe;
     guint64 cookie;
@@ -324,7 +324,7 @@ execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
 static void
 issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
 {
-    const Instr *in = &w->cold->next;
+    const Instr *in = w->next;
     InstrOp op = in->op;
 
     warp_charge (w, STALL_SELECTED, now);

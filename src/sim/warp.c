@@ -37,9 +37,15 @@ void
 warp_fetch (Warp *w)
 {
     /* A stream that ends without EXIT ends the warp all the same. */
-    if (!instr_stream_next (w->stream, &w->cold->next))
-        instr_init (&w->cold->next, INSTR_EXIT);
-    w->pipe = (guint8) instr_info ((InstrOp) w->cold->next.op)->pipe;
+    static const Instr exit_instr = {
+        .op = INSTR_EXIT, .dst = INSTR_NO_REG, .n_dst = 1,
+        .src = { INSTR_NO_REG, INSTR_NO_REG, INSTR_NO_REG },
+        .active = 0xffffffffu, .wr_sb = INSTR_NO_SB
+    };
+    w->next = instr_stream_next (w->stream);
+    if (w->next == NULL)
+        w->next = &exit_instr;
+    w->pipe = (guint8) instr_info ((InstrOp) w->next->op)->pipe;
 }
 
 static void
@@ -58,7 +64,7 @@ reg_deps (const Warp *w, guint8 r, Cycle *ready, int *pending, int *pending_long
 static void
 scoreboard_deps (const Warp *w, Cycle *ready, int *pending, int *pending_long)
 {
-    const Instr *i = &w->cold->next;
+    const Instr *i = w->next;
     for (int k = 0; k < 3; k++)
         reg_deps (w, i->src[k], ready, pending, pending_long);
     if (i->dst != INSTR_NO_REG)
@@ -71,7 +77,7 @@ static void
 counter_deps (const Warp *w, int *pending, int *pending_long)
 {
     for (int k = 0; k < INSTR_N_SB; k++)
-        if ((w->cold->next.wait_mask >> k & 1) && w->sb[k] > 0) {
+        if ((w->next->wait_mask >> k & 1) && w->sb[k] > 0) {
             *pending += w->sb[k];
             *pending_long += (w->sb_long >> k & 1) * w->sb[k];
         }
@@ -82,7 +88,7 @@ warp_evaluate (Warp *w)
 {
     Cycle ready = w->floor;
     int pending = 0, pending_long = 0;
-    if (w->cold->next.ctrl)
+    if (w->next->ctrl)
         counter_deps (w, &pending, &pending_long);
     else
         scoreboard_deps (w, &ready, &pending, &pending_long);

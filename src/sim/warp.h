@@ -23,11 +23,10 @@
 
 #define WARP_N_REGS 256
 
-/* What the scheduler needs only for the warp it issues, and the memory
- * returns: kept apart so the scan over a sub-partition's warps touches
+/* The register scoreboard, read only for the warp that issues and by
+ * memory returns: kept apart so the scan over a sub-partition's warps touches
  * a few small structs, not kilobytes each. */
 typedef struct {
-    Instr next;                         /* the instruction to issue next */
     Cycle reg_ready[WARP_N_REGS];       /* fixed-latency results */
     guint8 reg_pending[WARP_N_REGS];    /* variable-latency writes in flight */
     guint8 reg_long[WARP_N_REGS];       /* ... of which long scoreboard */
@@ -45,6 +44,7 @@ typedef struct {
     int slot;                   /* warp slot in the SM */
     guint64 age;                /* launch order, for GTO and CGGTY */
 
+    const Instr *next;          /* to issue next (borrowed from the stream) */
     WarpCold *cold;             /* borrowed from the SM */
     InstrStream *stream;        /* owned */
     int sp;                     /* sub-partition */
