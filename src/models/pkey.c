@@ -164,6 +164,17 @@ static const PkeyInfo keys[] = {
        mem.lg_queue_depth, "local/global instruction queue per SM"),
     I ("mem", "mio_queue_depth", PKEY_TIMING, 1, 1024, "instructions",
        mem.mio_queue_depth, "shared-memory (MIO) instruction queue per SM"),
+    I ("mem", "l1_assoc", PKEY_TIMING, 1, 1024, "ways", mem.l1_assoc,
+       "L1 associativity"),
+    I ("mem", "l1_tags_per_clk", PKEY_TIMING, 1, 64, "lines/clk",
+       mem.l1_tags_per_clk, "lines the L1 tag stage looks up per cycle"),
+    I ("mem", "l1_miss_slots", PKEY_TIMING, 1, 65536, "lines",
+       mem.l1_miss_slots, "L1 misses in flight per SM"),
+    { "mem", "l1_store_allocate", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
+      AT (mem.l1_store_allocate), NULL,
+      "global stores allocate lines in L1" },
+    I ("mem", "l2_assoc", PKEY_TIMING, 1, 1024, "ways", mem.l2_assoc,
+       "L2 associativity"),
 };
 
 const PkeyInfo *

@@ -496,8 +496,8 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     sp_wake (sm, w->sp, now);
 }
 
-static gboolean
-launch_block (Sm *sm, Cycle now)
+gboolean
+sm_launch_block (Sm *sm, Cycle now)
 {
     int slot = -1;
     for (int i = 0; i < sm->work.max_blocks && slot < 0; i++)
@@ -529,7 +529,7 @@ dispatch (void *ctx, guint64 arg, Cycle now)
 {
     Sm *sm = ctx;
     (void) arg;
-    while (launch_block (sm, now))
+    while (sm_launch_block (sm, now))
         ;
 }
 

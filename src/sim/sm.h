@@ -58,6 +58,9 @@ void sm_set_warp_hook (Sm *sm, SmWarpHook hook, void *ctx);
 /* Make blocks resident at 'now' until the slots or the blocks run out. */
 void sm_start (Sm *sm, Cycle now);
 
+/* Make one block resident at 'now' if a slot and a block are free. */
+gboolean sm_launch_block (Sm *sm, Cycle now);
+
 /* TRUE once every block it took has retired. */
 gboolean sm_done (const Sm *sm);
 

@@ -109,6 +109,11 @@ typedef struct {
     int dram_latency_cycles;
     int lg_queue_depth;           /* local/global instruction queue, per SM */
     int mio_queue_depth;          /* shared-memory (MIO) queue, per SM */
+    int l1_assoc;
+    int l1_tags_per_clk;          /* lines the L1 tag stage looks up a cycle */
+    int l1_miss_slots;            /* lines in flight from L2, per SM */
+    gboolean l1_store_allocate;   /* global stores allocate in L1 */
+    int l2_assoc;
 } SpecMem;
 
 typedef struct {

@@ -1,0 +1,109 @@
+/*
+ * bank.c -- shared-memory bank conflicts.  See bank.h.
+ *
+ * Per phase: gather the distinct words its active lanes touch (a list
+ * kept sorted by insertion, which does no moving for the usual ascending
+ * addresses), then count them per bank; the busiest bank sets the
+ * phase's wavefronts.  Counting distinct words, not lanes, is what makes
+ * a broadcast free.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "sim/bank.h"
+
+/* Most words one phase can touch: 32 lanes, each at most 16 bytes,
+ * which with 1-byte banks and a misaligned start is 17 words. */
+#define MAX_PHASE_WORDS (32 * 17)
+
+typedef struct {
+    guint64 word[MAX_PHASE_WORDS];
+    int n;
+} WordSet;
+
+/* Add 'w' to the sorted set unless it is there already. */
+static inline void
+add_word (WordSet *s, guint64 w)
+{
+    int i = s->n;
+    while (i > 0 && s->word[i - 1] > w)
+        i--;
+    if (i > 0 && s->word[i - 1] == w)
+        return;
+    g_assert (s->n < MAX_PHASE_WORDS);
+    memmove (&s->word[i + 1], &s->word[i],
+             (gsize) (s->n - i) * sizeof s->word[0]);
+    s->word[i] = w;
+    s->n++;
+}
+
+/* Add the words lane access [addr, addr + width) overlaps (1 for an
+ * 8/16/32-bit access, 2 or 4 consecutive ones for 64/128-bit). */
+static void
+add_lane (WordSet *s, guint64 addr, int width, int bank_bytes, int bank_shift)
+{
+    guint64 first = addr >> bank_shift;
+    int offset = (int) (addr & (guint64) (bank_bytes - 1));
+    int n_words = (offset + width - 1) / bank_bytes + 1;
+    for (int k = 0; k < n_words; k++)
+        add_word (s, first + (guint64) k);
+}
+
+/* The largest number of distinct words any one bank holds in 's'. */
+static int
+worst_bank (const WordSet *s, int n_banks)
+{
+    int count[BANK_MAX_BANKS] = { 0 };
+    int worst = 0;
+    for (int i = 0; i < s->n; i++) {
+        int b = (int) (s->word[i] % (guint64) n_banks);
+        count[b]++;
+        worst = MAX (worst, count[b]);
+    }
+    return worst;
+}
+
+/* Wavefronts of one phase: the active lanes in 'lanes'. */
+static int
+phase_wavefronts (const Instr *instr, guint32 lanes, int n_banks,
+                  int bank_bytes, int bank_shift)
+{
+    WordSet s;
+    s.n = 0;
+    while (lanes != 0) {
+        int lane = __builtin_ctz (lanes);
+        lanes &= lanes - 1;
+        add_lane (&s, instr_lane_addr (instr, lane), instr->width, bank_bytes,
+                  bank_shift);
+    }
+    return worst_bank (&s, n_banks);
+}
+
+void
+bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
+{
+    g_assert (n_banks >= 1 && n_banks <= BANK_MAX_BANKS);
+    g_assert (bank_bytes > 0 && (bank_bytes & (bank_bytes - 1)) == 0);
+    g_assert (instr->width >= 1 && instr->width <= 16);
+
+    const int bank_shift = g_bit_nth_lsf ((gulong) bank_bytes, -1);
+    /* A lane access of k words; a phase serves n_banks / k lanes, so a
+     * conflict-free phase delivers at most one word per bank. */
+    const int k = MAX (1, instr->width / bank_bytes);
+    const int lanes_per_phase = CLAMP (n_banks / k, 1, 32);
+
+    out->wavefronts = 0;
+    out->ideal = 0;
+    for (int first = 0; first < 32; first += lanes_per_phase) {
+        guint32 span = (guint32) (((G_GUINT64_CONSTANT (1) << lanes_per_phase)
+                                   - 1) << first);
+        guint32 lanes = instr->active & span;
+        if (lanes == 0)
+            continue;
+        out->ideal++;
+        out->wavefronts += phase_wavefronts (instr, lanes, n_banks, bank_bytes,
+                                             bank_shift);
+    }
+    out->conflicts = out->wavefronts - out->ideal;
+}

@@ -1,0 +1,55 @@
+/*
+ * bank.h -- shared-memory bank conflicts: how many wavefronts one warp
+ * shared-memory instruction takes.
+ *
+ * Shared memory is n_banks banks of bank_bytes-wide words (32 x 4 B on
+ * every GPU since Maxwell); successive words sit in successive banks, so
+ * word w is in bank w mod n_banks, and a bank delivers one word per
+ * wavefront (CUDA C++ Programming Guide, "Shared Memory" under compute
+ * capability 5.x and later; Nsight Compute counts the wavefronts,
+ * l1tex__data_pipe_lsu_wavefronts_mem_shared).
+ *
+ * Rules:
+ *   - lanes that read the same word are served by one delivery of it
+ *     (broadcast, multicast): only DISTINCT words in a bank conflict;
+ *   - 8- and 16-bit accesses are served as the word that holds them;
+ *     a lane access of k = width / bank_bytes words covers k consecutive
+ *     words, i.e. consecutive banks;
+ *   - wide accesses are split into phases of n_banks / k lanes: 64-bit
+ *     in two half-warps (lanes 0-15, 16-31), 128-bit in four quarter-
+ *     warps (0-7, 8-15, ...) with 32 banks of 4 B (ASSUMED: the guide
+ *     does not describe wide accesses for cc 5.x and later; this is the
+ *     split microbenchmarks and Nsight Compute's wavefront counts show);
+ *     a phase takes as many wavefronts as the most distinct words any
+ *     one bank must deliver in it, and the access costs the sum over
+ *     its phases;
+ *   - 'ideal' is the number of phases with an active lane: the cost with
+ *     no conflict.  No active lane costs nothing.
+ * CUDA requires natural alignment for shared accesses; a misaligned lane
+ * access is counted by the words it overlaps, and never crashes.
+ * n_banks is 1..BANK_MAX_BANKS, bank_bytes a power of two, width
+ * 1..16 (asserted: the preset loader and the streams check them).
+ *
+ * Pure: const input, a filled result, no allocation, no I/O, no globals.
+ * Cost: O(words per phase) when the words come in ascending order (rows,
+ * columns, strides), O(words^2) at worst.
+ */
+#ifndef SMSIM_SIM_BANK_H
+#define SMSIM_SIM_BANK_H
+
+#include <glib.h>
+
+#include "sim/instr.h"
+
+#define BANK_MAX_BANKS 64
+
+typedef struct {
+    int wavefronts;     /* sum over phases of the worst bank's words */
+    int ideal;          /* phases with an active lane */
+    int conflicts;      /* wavefronts - ideal: the cost of conflicts */
+} BankResult;
+
+void bank_access (const Instr *instr, int n_banks, int bank_bytes,
+                  BankResult *out);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * cache.h -- the tags of a sectored, set-associative cache with LRU
+ * replacement: which sectors of a line are present.
+ *
+ * Lines of 'line_bytes' hold 'line_bytes / sector_bytes' sectors, each
+ * valid or not (Nsight Compute's L1TEX and L2 are sectored: a miss fills
+ * only the sectors asked for).  This module keeps tags only; timing is
+ * the caller's.  Sets are indexed by the line address modulo the number
+ * of sets (a hashed index is a refinement for later).
+ */
+#ifndef SMSIM_SIM_CACHE_H
+#define SMSIM_SIM_CACHE_H
+
+#include <glib.h>
+
+typedef struct Cache Cache;
+
+/* 'bytes' of capacity (0: a cache that always misses). */
+Cache *cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc);
+void cache_free (Cache *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cache, cache_free)
+
+/* Look 'line' (a line address) up for the sectors in 'want' (a bit mask);
+ * returns the sectors present and, in '*ready', the cycle their data is
+ * (or was) there: a fill still on its way makes a later hit wait for it.
+ * Touches the line for LRU if present. */
+guint32 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready);
+
+/* Mark the sectors 'fill' of 'line' present from cycle 'ready' on
+ * (allocating the line, evicting the least recently used of its set).
+ * If the evicted line was dirty, '*evicted_dirty' gets its dirty sectors
+ * and '*evicted_line' its address; else '*evicted_dirty' is 0. */
+void cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
+                 gboolean dirty, guint64 *evicted_line,
+                 guint32 *evicted_dirty);
+
+/* Drop 'line' if present (a write that does not allocate). */
+void cache_invalidate (Cache *c, guint64 line);
+
+guint64 cache_bytes (const Cache *c);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * memhier.c -- L1, L2, DRAM and shared memory.  See memhier.h.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "sim/bank.h"
+#include "sim/bw.h"
+#include "sim/cache.h"
+#include "sim/coal.h"
+#include "sim/memhier.h"
+
+typedef struct {
+    Cache *l1;
+    Cycle *slot_free;        /* miss slots: when each is free again */
+} SmMem;
+
+typedef struct {
+    MemSys base;
+    const GpuSpec *spec;
+    EvqQueue *q;
+    int n_sm;
+    SmMem *sm;
+    int n_slots;
+    Cache *l2;
+    BwServer l2_bw;
+    BwServer dram;
+    MemStats stats;
+} MemHier;
+
+/* ------------------------------------------------------------------ */
+/* Shared memory                                                       */
+
+static Cycle
+shared_access (MemHier *h, const MemRequest *req, Cycle now)
+{
+    const SpecMem *m = &h->spec->mem;
+    BankResult b;
+    bank_access (req->instr, m->smem_banks, 4, &b);
+    /* The banks deliver smem_bytes_per_clk: one wavefront of 32 x 4 B. */
+    int per_cycle = MAX (1, m->smem_bytes_per_clk / (m->smem_banks * 4));
+    Cycle busy = (Cycle) MAX (1, (b.wavefronts + per_cycle - 1) / per_cycle);
+    h->stats.smem_requests++;
+    h->stats.smem_wavefronts += (guint64) b.wavefronts;
+    h->stats.smem_conflicts += (guint64) b.conflicts;
+    evq_schedule (h->q, now + (Cycle) m->smem_latency_cycles + busy - 1,
+                  EVQ_PRI_MEM_RETURN, req->done, req->ctx, req->cookie);
+    return now + busy;
+}
+
+/* ------------------------------------------------------------------ */
+/* L2 and DRAM                                                         */
+
+static guint
+popcount (guint32 x)
+{
+    return (guint) __builtin_popcount (x);
+}
+
+/* Write back what an eviction pushed out of L2. */
+static void
+write_back (MemHier *h, Cycle at, guint32 dirty)
+{
+    guint64 bytes = popcount (dirty) * (guint64) h->spec->mem.l1_sector_bytes;
+    if (dirty == 0)
+        return;
+    bw_serve (&h->dram, at, bytes);
+    h->stats.dram_write_bytes += bytes;
+}
+
+/* Read 'want' sectors of 'line' through L2 at 'at'; returns when the
+ * data is back at the SM. */
+static Cycle
+l2_read (MemHier *h, guint64 line, guint32 want, Cycle at)
+{
+    const int sector = h->spec->mem.l1_sector_bytes;
+    guint64 ready, evicted = 0;
+    guint32 dirty = 0;
+    guint32 hit = cache_lookup (h->l2, line, want, &ready);
+    guint32 miss = want & ~hit;
+    Cycle done = bw_serve (&h->l2_bw, at, popcount (want) * (guint64) sector);
+    h->stats.l2_sectors += popcount (want);
+    h->stats.l2_hit_sectors += popcount (hit);
+    if (hit != 0)
+        done = MAX (done, ready);
+    if (miss != 0) {
+        guint64 bytes = popcount (miss) * (guint64) sector;
+        Cycle from_dram = bw_serve (&h->dram, at, bytes);
+        h->stats.dram_read_bytes += bytes;
+        cache_fill (h->l2, line, miss, from_dram, FALSE, &evicted, &dirty);
+        write_back (h, at, dirty);
+        done = MAX (done, from_dram);
+    }
+    return done;
+}
+
+static Cycle
+l2_write (MemHier *h, guint64 line, guint32 sectors, Cycle at)
+{
+    guint64 bytes = popcount (sectors) * (guint64) h->spec->mem.l1_sector_bytes;
+    guint64 evicted = 0;
+    guint32 dirty = 0;
+    Cycle done = bw_serve (&h->l2_bw, at, bytes);
+    h->stats.l2_sectors += popcount (sectors);
+    cache_fill (h->l2, line, sectors, done, TRUE, &evicted, &dirty);
+    write_back (h, at, dirty);
+    return done;
+}
+
+/* ------------------------------------------------------------------ */
+/* L1                                                                  */
+
+/* Take the miss slot that frees first; returns when the miss can go. */
+static Cycle
+take_slot (MemHier *h, SmMem *s, Cycle at, Cycle *slot_index)
+{
+    int best = 0;
+    for (int i = 1; i < h->n_slots; i++)
+        if (s->slot_free[i] < s->slot_free[best])
+            best = i;
+    *slot_index = (Cycle) best;
+    return MAX (at, s->slot_free[best]);
+}
+
+static Cycle
+load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
+{
+    guint64 ready, evicted = 0;
+    guint32 dirty = 0;
+    Cycle slot;
+    guint32 hit = cache_lookup (s->l1, line, want, &ready);
+    guint32 miss = want & ~hit;
+    Cycle done = at + (Cycle) h->spec->mem.l1_hit_latency_cycles;
+    h->stats.l1_hit_sectors += popcount (hit);
+    if (hit != 0)
+        done = MAX (done, ready);
+    if (miss == 0)
+        return done;
+    Cycle go = take_slot (h, s, at, &slot);
+    /* The L2 and DRAM latencies are load-to-use figures like L1's. */
+    Cycle back = l2_read (h, line, miss, go);
+    s->slot_free[slot] = back;
+    cache_fill (s->l1, line, miss, back, FALSE, &evicted, &dirty);
+    return MAX (done, back);
+}
+
+static Cycle
+store_line (MemHier *h, SmMem *s, guint64 line, guint32 sectors, Cycle at)
+{
+    guint64 ready, evicted = 0;
+    guint32 dirty = 0;
+    if (h->spec->mem.l1_store_allocate)
+        cache_fill (s->l1, line, sectors, at, FALSE, &evicted, &dirty);
+    else if (cache_lookup (s->l1, line, sectors, &ready) != sectors)
+        cache_invalidate (s->l1, line);  /* partly present: drop it */
+    return l2_write (h, line, sectors, at);
+}
+
+/* Cycles the L1 tag stage and data path are busy with one request. */
+static Cycle
+l1_busy (const MemHier *h, const CoalResult *c)
+{
+    const SpecMem *m = &h->spec->mem;
+    guint64 data = c->sectors * (guint64) m->l1_sector_bytes;
+    Cycle tags = (Cycle) ((c->lines + m->l1_tags_per_clk - 1) / m->l1_tags_per_clk);
+    Cycle bytes = (data + (guint64) m->l1_bytes_per_clk - 1) /
+                  (guint64) m->l1_bytes_per_clk;
+    return MAX (1, MAX (tags, bytes));
+}
+
+static Cycle
+global_access (MemHier *h, const MemRequest *req, Cycle now)
+{
+    SmMem *s = &h->sm[req->sm];
+    const SpecMem *m = &h->spec->mem;
+    gboolean store = req->instr->op == INSTR_STG;
+    CoalResult c;
+    coal_access (req->instr, m->l1_line_bytes, m->l1_sector_bytes, &c);
+    Cycle busy = l1_busy (h, &c);
+    Cycle done = now + 1;
+    for (int i = 0; i < c.lines; i++) {
+        /* Lines go through the stage in turn, spread over its busy time. */
+        Cycle at = now + (Cycle) i * busy / (Cycle) c.lines;
+        guint64 line = c.line_addr[i] / (guint64) m->l1_line_bytes;
+        Cycle t = store ? store_line (h, s, line, c.line_sectors[i], at)
+                        : load_line (h, s, line, c.line_sectors[i], at);
+        done = MAX (done, t);
+    }
+    if (store) {
+        h->stats.store_requests++;
+        h->stats.store_sectors += (guint64) c.sectors;
+    } else {
+        h->stats.load_requests++;
+        h->stats.load_sectors += (guint64) c.sectors;
+    }
+    evq_schedule (h->q, done, EVQ_PRI_MEM_RETURN, req->done, req->ctx,
+                  req->cookie);
+    return now + busy;
+}
+
+/* ------------------------------------------------------------------ */
+/* MemSys                                                              */
+
+static Cycle
+hier_access (MemSys *m, const MemRequest *req, Cycle now)
+{
+    MemHier *h = (MemHier *) m;
+    g_assert (req->sm >= 0 && req->sm < h->n_sm);
+    if (instr_info (req->instr->op)->pipe == PIPE_MIO)
+        return shared_access (h, req, now);
+    return global_access (h, req, now);
+}
+
+static void
+hier_free (MemSys *m)
+{
+    MemHier *h = (MemHier *) m;
+    for (int i = 0; i < h->n_sm; i++) {
+        cache_free (h->sm[i].l1);
+        g_free (h->sm[i].slot_free);
+    }
+    g_free (h->sm);
+    cache_free (h->l2);
+    g_free (h);
+}
+
+static const MemSysOps hier_ops = { hier_access, hier_free };
+
+static double
+per_cycle (const GpuSpec *spec, double gbytes_per_s)
+{
+    return gbytes_per_s * 1e9 / ((double) spec->device.sm_clock_mhz * 1e6);
+}
+
+MemSys *
+memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
+{
+    const SpecMem *m = &spec->mem;
+    MemHier *h = g_new0 (MemHier, 1);
+    g_assert (spec->timing && n_sm >= 1);
+    h->base.ops = &hier_ops;
+    h->spec = spec;
+    h->q = q;
+    h->n_sm = n_sm;
+    h->n_slots = m->l1_miss_slots;
+    h->sm = g_new0 (SmMem, n_sm);
+    for (int i = 0; i < n_sm; i++) {
+        h->sm[i].l1 = cache_new (l1_bytes, m->l1_line_bytes,
+                                 m->l1_sector_bytes, m->l1_assoc);
+        h->sm[i].slot_free = g_new0 (Cycle, h->n_slots);
+    }
+    h->l2 = cache_new ((guint64) spec->device.l2_kib * 1024, m->l1_line_bytes,
+                       m->l1_sector_bytes, m->l2_assoc);
+    bw_init (&h->l2_bw, per_cycle (spec, m->l2_bandwidth_gbs),
+             (Cycle) m->l2_hit_latency_cycles);
+    bw_init (&h->dram, per_cycle (spec, spec->device.dram_stream_gbs),
+             (Cycle) m->dram_latency_cycles);
+    return &h->base;
+}
+
+const MemStats *
+memhier_stats (const MemSys *m)
+{
+    g_assert (m->ops == &hier_ops);
+    return &((const MemHier *) m)->stats;
+}

@@ -1,0 +1,54 @@
+/*
+ * memhier.h -- the memory hierarchy behind the SMs' queues: per SM the
+ * shared-memory banks and a sectored L1, then an L2 and DRAM shared by
+ * all SMs.  It implements mem.h.
+ *
+ *   shared memory  bank conflicts (bank.h) set the wavefronts an access
+ *                  takes: one per cycle through the banks; data back
+ *                  after the preset's latency plus the extra wavefronts.
+ *   global loads   the coalescer (coal.h) gives the lines and sectors;
+ *                  the L1 tag stage looks up 'l1_tags_per_clk' lines a
+ *                  cycle and its data path moves 'l1_bytes_per_clk', so
+ *                  a request touching 32 lines holds it 32 cycles and the
+ *                  local/global queue backs up behind it (lg_throttle);
+ *                  missing sectors go to L2 through a bounded number of
+ *                  miss slots; L2 misses to DRAM.  L2 and DRAM are
+ *                  bandwidth servers (bw.h).  Latencies are the presets'
+ *                  pointer-chase figures: what a dependent load sees.
+ *   global stores  write through to L2 (allocating there, dirty); L1
+ *                  keeps lines it holds, allocates none unless the preset
+ *                  says so; dirty L2 evictions cost DRAM bandwidth.
+ *
+ * Ownership: the SM count and L1 size are fixed at creation (the L1 size
+ * follows the shared-memory carveout of the launch: occ.h).
+ */
+#ifndef SMSIM_SIM_MEMHIER_H
+#define SMSIM_SIM_MEMHIER_H
+
+#include "sim/evq.h"
+#include "sim/mem.h"
+#include "sim/spec.h"
+
+typedef struct {
+    guint64 load_requests;       /* global load warp instructions */
+    guint64 load_sectors;
+    guint64 store_requests;
+    guint64 store_sectors;
+    guint64 l1_hit_sectors;      /* of load_sectors */
+    guint64 l2_sectors;          /* sectors L2 served (loads and stores) */
+    guint64 l2_hit_sectors;
+    guint64 dram_read_bytes;
+    guint64 dram_write_bytes;
+    guint64 smem_requests;
+    guint64 smem_wavefronts;
+    guint64 smem_conflicts;      /* wavefronts beyond the ideal */
+} MemStats;
+
+/* 'n_sm' SMs, each with 'l1_bytes' of L1 (timing presets only). */
+MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
+                     guint64 l1_bytes);
+
+/* The counters of a MemSys made by memhier_new. */
+const MemStats *memhier_stats (const MemSys *m);
+
+#endif

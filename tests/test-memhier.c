@@ -1,0 +1,277 @@
+/*
+ * test-memhier.c -- the memory hierarchy on microbenchmarks: pointer
+ * chases reproduce each level's latency, L1 capacity follows the
+ * carveout, a streaming copy over every SM sustains the preset's
+ * measured DRAM bandwidth and one warp does not.
+ *
+ * Expected values are the presets' own sourced figures (the pointer-chase
+ * latencies and STREAM bandwidth from ../shared/data/microbench.csv) and
+ * the cache geometry; the tests check that the model turns them into the
+ * behaviour a microbenchmark would see.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "models/occ.h"
+#include "models/preset.h"
+#include "sim/gpu.h"
+
+/* A stream of 'n' loads by lane 0 only, each using the last one's result
+ * as its address (LDG R2 <- [R2]), walking 'working_set' bytes with
+ * 'stride': the classic pointer chase. */
+typedef struct {
+    InstrStream base;
+    Instr instr;
+    guint64 i;
+    guint64 n;
+    guint64 working_set;
+    guint64 stride;
+    gboolean exit_done;
+} Chase;
+
+static const Instr *
+chase_next (InstrStream *s)
+{
+    Chase *c = (Chase *) s;
+    if (c->i == c->n) {
+        if (c->exit_done)
+            return NULL;
+        c->exit_done = TRUE;
+        instr_init (&c->instr, INSTR_EXIT);
+        return &c->instr;
+    }
+    instr_init (&c->instr, INSTR_LDG);
+    c->instr.dst = 2;
+    c->instr.src[0] = 2;
+    c->instr.width = 4;
+    c->instr.active = 1;
+    c->instr.addr_mode = INSTR_ADDR_STRIDE;
+    c->instr.addr_base = 0x100000000ull + (c->i * c->stride) % c->working_set;
+    c->instr.addr_stride = 0;
+    c->i++;
+    return &c->instr;
+}
+
+static void
+chase_free (InstrStream *s)
+{
+    g_free (s);
+}
+
+static const InstrStreamOps chase_ops = { chase_next, chase_free };
+
+typedef struct {
+    guint64 loads;
+    guint64 working_set;
+} ChaseWork;
+
+static InstrStream *
+open_chase (void *ctx, guint64 block, int warp)
+{
+    ChaseWork *w = ctx;
+    Chase *c = g_new0 (Chase, 1);
+    (void) block;
+    (void) warp;
+    c->base.ops = &chase_ops;
+    c->n = w->loads;
+    c->working_set = w->working_set;
+    c->stride = 128;   /* a new line every load */
+    return &c->base;
+}
+
+static Preset *
+load (const char *gpu, const char *const *sets)
+{
+    g_autoptr (GError) error = NULL;
+    Preset *p = preset_load (gpu, NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    return p;
+}
+
+/* Cycles for one warp on one SM to chase 'loads' loads. */
+static Cycle
+chase (const GpuSpec *spec, guint64 working_set, guint64 loads,
+       guint64 l1_bytes)
+{
+    ChaseWork cw = { loads, working_set };
+    GpuWorkload w = { 1, 32, 1, l1_bytes, open_chase, &cw };
+    g_autoptr (Gpu) gpu = gpu_new (spec, &w);
+    gpu_run (gpu);
+    return gpu_cycles (gpu);
+}
+
+/* Latency per load once the working set is warm: the difference of two
+ * runs that differ by whole passes over it. */
+static double
+latency (const GpuSpec *spec, guint64 working_set, guint64 l1_bytes)
+{
+    guint64 pass = working_set / 128;
+    Cycle a = chase (spec, working_set, 2 * pass, l1_bytes);
+    Cycle b = chase (spec, working_set, 3 * pass, l1_bytes);
+    return (double) (b - a) / (double) pass;
+}
+
+Test (memhier, pointer_chase_latencies)
+{
+    const char *gpus[] = { "v100", "t4", "a100", "a6000", "h100" };
+    const char *const one_sm[] = { "device.sm_count=1", NULL };
+    for (guint g = 0; g < G_N_ELEMENTS (gpus); g++) {
+        g_autoptr (Preset) p = load (gpus[g], one_sm);
+        const GpuSpec *s = preset_spec (p);
+        guint64 l1 = (guint64) s->sm.l1_smem_kib * 1024 / 2;
+        guint64 l2 = (guint64) s->device.l2_kib * 1024;
+        /* Fits L1 (a quarter of it), fits L2 only (twice L1, a fraction
+         * of L2), fits neither (twice L2). */
+        double in_l1 = latency (s, l1 / 4, l1);
+        double in_l2 = latency (s, MIN (2 * l1, l2 / 4), l1);
+        double in_dram = latency (s, 2 * l2, l1);
+        cr_expect (fabs (in_l1 - s->mem.l1_hit_latency_cycles) <= 2,
+                   "%s: L1 %.1f cycles, preset %d", gpus[g], in_l1,
+                   s->mem.l1_hit_latency_cycles);
+        cr_expect (fabs (in_l2 - s->mem.l2_hit_latency_cycles) <= 2,
+                   "%s: L2 %.1f cycles, preset %d", gpus[g], in_l2,
+                   s->mem.l2_hit_latency_cycles);
+        cr_expect (fabs (in_dram - s->mem.dram_latency_cycles) <= 2,
+                   "%s: DRAM %.1f cycles, preset %d", gpus[g], in_dram,
+                   s->mem.dram_latency_cycles);
+    }
+}
+
+/* A100: 192 KB of L1 and shared memory.  A launch of 32-thread blocks
+ * with no shared memory of their own holds 32 blocks x 1 KB of driver
+ * reserve: the 32 KB step, 160 KB of L1.  One block with 100 KB of
+ * dynamic shared memory takes the 132 KB step: 60 KB of L1.  A 128 KB
+ * working set fits the first and misses in the second (1024 lines over
+ * 120 sets of 4 ways: every set sees more lines than it holds). */
+Test (memhier, l1_capacity_follows_the_carveout)
+{
+    const char *const one_sm[] = { "device.sm_count=1", NULL };
+    g_autoptr (Preset) p = load ("a100", one_sm);
+    const GpuSpec *s = preset_spec (p);
+    OccLaunch none = { 32, 32, 0, 0, -1 }, big = { 32, 32, 0, 100 * 1024, -1 };
+    OccResult r_none, r_big;
+    occ_compute (s, &none, &r_none);
+    occ_compute (s, &big, &r_big);
+    cr_assert_eq (r_big.launch_carveout, 132 * 1024);
+    cr_assert_eq (r_big.l1_bytes, 60 * 1024);
+    cr_assert_eq (r_none.launch_carveout, 32 * 1024);
+    cr_assert_eq (r_none.l1_bytes, 160 * 1024);
+    double fits = latency (s, 128 * 1024, (guint64) r_none.l1_bytes);
+    double evicted = latency (s, 128 * 1024, (guint64) r_big.l1_bytes);
+    cr_expect (fabs (fits - s->mem.l1_hit_latency_cycles) <= 2, "%.1f", fits);
+    cr_expect (fabs (evicted - s->mem.l2_hit_latency_cycles) <= 2, "%.1f",
+               evicted);
+}
+
+/* ------------------------------------------------------------------ */
+/* Streaming copy: thread i copies float i of A to float i of B        */
+
+typedef struct {
+    InstrStream base;
+    Instr instr;
+    guint64 step;         /* 2 per iteration: LDG, STG */
+    guint64 iters;
+    guint64 base_a;
+    guint64 base_b;
+    guint64 advance;      /* bytes between a thread's iterations */
+} Copy;
+
+static const Instr *
+copy_next (InstrStream *s)
+{
+    Copy *c = (Copy *) s;
+    if (c->step > 2 * c->iters)
+        return NULL;
+    if (c->step == 2 * c->iters) {
+        c->step++;
+        instr_init (&c->instr, INSTR_EXIT);
+        return &c->instr;
+    }
+    gboolean load = c->step % 2 == 0;
+    guint64 offset = (c->step / 2) * c->advance;
+    c->step++;
+    instr_init (&c->instr, load ? INSTR_LDG : INSTR_STG);
+    c->instr.width = 4;
+    c->instr.addr_mode = INSTR_ADDR_STRIDE;
+    c->instr.addr_stride = 4;
+    c->instr.addr_base = (load ? c->base_a : c->base_b) + offset;
+    c->instr.dst = load ? 4 : INSTR_NO_REG;
+    c->instr.src[0] = load ? 2 : 4;
+    return &c->instr;
+}
+
+static const InstrStreamOps copy_ops = { copy_next, chase_free };
+
+typedef struct {
+    int threads;
+    guint64 blocks;
+    guint64 iters;
+    guint64 bytes;   /* of A (and of B) */
+} CopyWork;
+
+/* Thread t of the grid copies floats t, t + T, t + 2T ... (T threads in
+ * the grid): every warp instruction is one fully coalesced line. */
+static InstrStream *
+open_copy (void *ctx, guint64 block, int warp)
+{
+    CopyWork *w = ctx;
+    Copy *c = g_new0 (Copy, 1);
+    guint64 offset = (block * (guint64) w->threads + (guint64) warp * 32) * 4;
+    c->base.ops = &copy_ops;
+    c->iters = w->iters;
+    c->advance = w->blocks * (guint64) w->threads * 4;
+    c->base_a = 0x100000000ull + offset;
+    c->base_b = 0x100000000ull + 2 * w->bytes + offset;
+    return &c->base;
+}
+
+/* DRAM bytes moved per second, in GB/s. */
+static double
+copy_bandwidth (const GpuSpec *s, const CopyWork *cw, double *dram_fraction)
+{
+    GpuWorkload w = { cw->blocks, cw->threads, 4, 64 * 1024, open_copy,
+                      (void *) cw };
+    g_autoptr (Gpu) gpu = gpu_new (s, &w);
+    gpu_run (gpu);
+    const MemStats *m = gpu_mem_stats (gpu);
+    guint64 moved = m->dram_read_bytes + m->dram_write_bytes;
+    double seconds = (double) gpu_cycles (gpu) /
+                     ((double) s->device.sm_clock_mhz * 1e6);
+    *dram_fraction = (double) moved / (double) (2 * cw->bytes);
+    return (double) moved / seconds / 1e9;
+}
+
+Test (memhier, stream_copy_sustains_measured_bandwidth)
+{
+    g_autoptr (Preset) p = load ("a100", NULL);
+    const GpuSpec *s = preset_spec (p);
+    /* 96 MB read and 96 MB written: well past the 40 MB L2, so reads come
+     * from DRAM and dirty lines go back to it.  4 blocks of 256 threads
+     * per SM, each thread 8 iterations. */
+    CopyWork cw = { 256, 4 * (guint64) s->device.sm_count, 0, 96ull << 20 };
+    cw.iters = cw.bytes / 4 / (cw.blocks * 256);
+    double fraction;
+    double bw = copy_bandwidth (s, &cw, &fraction);
+    cr_expect (fabs (bw - s->device.dram_stream_gbs) <=
+                   0.05 * s->device.dram_stream_gbs,
+               "copy over %d SMs moved %.0f GB/s; the preset's measured "
+               "STREAM figure is %.0f GB/s", s->device.sm_count, bw,
+               s->device.dram_stream_gbs);
+    /* Most traffic reached DRAM (the last writes stay dirty in L2). */
+    cr_expect_gt (fraction, 0.7, "%.2f of the bytes reached DRAM", fraction);
+}
+
+/* One warp copying 1 MB: each iteration waits a DRAM round trip for its
+ * load (about 550 cycles for 128 bytes): far below the bandwidth. */
+Test (memhier, one_warp_does_not_saturate)
+{
+    g_autoptr (Preset) p = load ("a100", NULL);
+    const GpuSpec *s = preset_spec (p);
+    CopyWork cw = { 32, 1, (1u << 20) / 128, 1u << 20 };
+    double fraction;
+    double bw = copy_bandwidth (s, &cw, &fraction);
+    cr_expect_lt (bw, 0.01 * s->device.dram_stream_gbs, "one warp: %.1f GB/s",
+                  bw);
+}
