@@ -9,8 +9,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include "sim/bank.h"
 
 /* Most words one phase can touch: 32 lanes, each at most 16 bytes,
@@ -22,6 +20,16 @@ typedef struct {
     int n;
 } WordSet;
 
+/* instr_lane_addr, inlined: it runs for every lane of every shared
+ * access (test-bank's stride and explicit rows check the two agree). */
+static inline guint64
+lane_addr (const Instr *instr, int lane)
+{
+    if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
+        return instr->addr[lane];
+    return instr->addr_base + (guint64) ((gint64) lane * instr->addr_stride);
+}
+
 /* Add 'w' to the sorted set unless it is there already. */
 static inline void
 add_word (WordSet *s, guint64 w)
@@ -32,22 +40,19 @@ add_word (WordSet *s, guint64 w)
     if (i > 0 && s->word[i - 1] == w)
         return;
     g_assert (s->n < MAX_PHASE_WORDS);
-    memmove (&s->word[i + 1], &s->word[i],
-             (gsize) (s->n - i) * sizeof s->word[0]);
+    for (int j = s->n; j > i; j--)
+        s->word[j] = s->word[j - 1];
     s->word[i] = w;
     s->n++;
 }
 
-/* Add the words lane access [addr, addr + width) overlaps (1 for an
- * 8/16/32-bit access, 2 or 4 consecutive ones for 64/128-bit). */
-static void
-add_lane (WordSet *s, guint64 addr, int width, int bank_bytes, int bank_shift)
+/* The words lane access [addr, addr + width) overlaps: 1 for an
+ * 8/16/32-bit access, 2 or 4 consecutive ones for 64/128-bit. */
+static inline int
+lane_words (guint64 addr, int width, int bank_bytes)
 {
-    guint64 first = addr >> bank_shift;
     int offset = (int) (addr & (guint64) (bank_bytes - 1));
-    int n_words = (offset + width - 1) / bank_bytes + 1;
-    for (int k = 0; k < n_words; k++)
-        add_word (s, first + (guint64) k);
+    return (offset + width - 1) / bank_bytes + 1;
 }
 
 /* The largest number of distinct words any one bank holds in 's'. */
@@ -56,26 +61,44 @@ worst_bank (const WordSet *s, int n_banks)
 {
     int count[BANK_MAX_BANKS] = { 0 };
     int worst = 0;
+    /* A mask for the usual power-of-two bank count: a 64-bit division
+     * per word was visible in the profile. */
+    gboolean pow2 = (n_banks & (n_banks - 1)) == 0;
     for (int i = 0; i < s->n; i++) {
-        int b = (int) (s->word[i] % (guint64) n_banks);
+        int b = pow2 ? (int) (s->word[i] & (guint64) (n_banks - 1))
+                     : (int) (s->word[i] % (guint64) n_banks);
         count[b]++;
         worst = MAX (worst, count[b]);
     }
     return worst;
 }
 
-/* Wavefronts of one phase: the active lanes in 'lanes'. */
+/* Wavefronts of one phase: the active lanes in 'lanes'.  First only the
+ * lowest and highest word: when they are less than n_banks apart (a row,
+ * a broadcast, consecutive vectors) no bank can hold two distinct words,
+ * and the phase is one wavefront without sorting anything. */
 static int
 phase_wavefronts (const Instr *instr, guint32 lanes, int n_banks,
                   int bank_bytes, int bank_shift)
 {
+    guint64 lo = G_MAXUINT64, hi = 0;
+    for (guint32 m = lanes; m != 0; m &= m - 1) {
+        guint64 addr = lane_addr (instr, __builtin_ctz (m));
+        guint64 first = addr >> bank_shift;
+        int n = lane_words (addr, instr->width, bank_bytes);
+        lo = MIN (lo, first);
+        hi = MAX (hi, first + (guint64) (n - 1));
+    }
+    if (hi - lo < (guint64) n_banks)
+        return 1;
+
     WordSet s;
     s.n = 0;
-    while (lanes != 0) {
-        int lane = __builtin_ctz (lanes);
-        lanes &= lanes - 1;
-        add_lane (&s, instr_lane_addr (instr, lane), instr->width, bank_bytes,
-                  bank_shift);
+    for (guint32 m = lanes; m != 0; m &= m - 1) {
+        guint64 addr = lane_addr (instr, __builtin_ctz (m));
+        int n = lane_words (addr, instr->width, bank_bytes);
+        for (int k = 0; k < n; k++)
+            add_word (&s, (addr >> bank_shift) + (guint64) k);
     }
     return worst_bank (&s, n_banks);
 }

@@ -1,24 +1,30 @@
 /*
  * cache.c -- sectored set-associative tags with LRU.  See cache.h.
+ *
+ * Tags sit apart from the rest of each way's state so a lookup scans one
+ * or two host cache lines per set, not eight: the L2 of a big GPU has
+ * hundreds of thousands of lines and every global access looks at it.
  */
 #include "config.h"
 
 #include "sim/cache.h"
 
 typedef struct {
-    guint64 tag;        /* line address; valid when 'present' != 0 */
     guint64 used;       /* last touch, for LRU */
     guint64 ready;      /* cycle the last fill's data arrives */
-    guint32 present;    /* sector mask */
+    guint32 present;    /* sector mask; 0: the way is empty */
     guint32 dirty;
 } Way;
 
 struct Cache {
-    Way *ways;          /* n_sets x assoc */
+    guint64 *tags;      /* n_sets x assoc line addresses */
+    Way *ways;          /* the same shape */
     guint64 n_sets;
     int assoc;
     guint64 clock;      /* touches so far: the LRU order */
     guint64 bytes;
+    gint64 last;        /* way index of the last lookup's line, or -1 */
+    guint64 last_line;
 };
 
 Cache *
@@ -30,7 +36,9 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc)
     c->assoc = assoc;
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
     c->bytes = c->n_sets * (guint64) line_bytes * (guint64) assoc;
+    c->tags = g_new0 (guint64, MAX (c->n_sets, 1) * (guint64) assoc);
     c->ways = g_new0 (Way, MAX (c->n_sets, 1) * (guint64) assoc);
+    c->last = -1;
     return c;
 }
 
@@ -39,24 +47,26 @@ cache_free (Cache *c)
 {
     if (c == NULL)
         return;
+    g_free (c->tags);
     g_free (c->ways);
     g_free (c);
 }
 
-static Way *
-set_of (Cache *c, guint64 line)
-{
-    return &c->ways[(line % c->n_sets) * (guint64) c->assoc];
-}
-
-static Way *
+/* Index of the way holding 'line', or -1. */
+static gint64
 find (Cache *c, guint64 line)
 {
-    Way *set = set_of (c, line);
+    if (c->last >= 0 && c->last_line == line && c->ways[c->last].present)
+        return c->last;
+    guint64 base = (line % c->n_sets) * (guint64) c->assoc;
     for (int w = 0; w < c->assoc; w++)
-        if (set[w].present != 0 && set[w].tag == line)
-            return &set[w];
-    return NULL;
+        if (c->tags[base + (guint64) w] == line &&
+            c->ways[base + (guint64) w].present != 0) {
+            c->last = (gint64) (base + (guint64) w);
+            c->last_line = line;
+            return c->last;
+        }
+    return -1;
 }
 
 guint32
@@ -65,24 +75,26 @@ cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready)
     *ready = 0;
     if (c->n_sets == 0)
         return 0;
-    Way *way = find (c, line);
-    if (way == NULL)
+    gint64 i = find (c, line);
+    if (i < 0)
         return 0;
+    Way *way = &c->ways[i];
     way->used = ++c->clock;
     *ready = way->ready;
     return way->present & want;
 }
 
-static Way *
+static guint64
 victim (Cache *c, guint64 line)
 {
-    Way *set = set_of (c, line);
-    Way *v = &set[0];
+    guint64 base = (line % c->n_sets) * (guint64) c->assoc;
+    guint64 v = base;
     for (int w = 0; w < c->assoc; w++) {
-        if (set[w].present == 0)
-            return &set[w];
-        if (set[w].used < v->used)
-            v = &set[w];
+        guint64 i = base + (guint64) w;
+        if (c->ways[i].present == 0)
+            return i;
+        if (c->ways[i].used < c->ways[v].used)
+            v = i;
     }
     return v;
 }
@@ -94,18 +106,20 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
     *evicted_dirty = 0;
     if (c->n_sets == 0)
         return;
-    Way *way = find (c, line);
-    if (way == NULL) {
-        way = victim (c, line);
-        if (way->present != 0 && way->dirty != 0) {
-            *evicted_line = way->tag;
-            *evicted_dirty = way->dirty;
+    gint64 i = find (c, line);
+    if (i < 0) {
+        i = (gint64) victim (c, line);
+        Way *old = &c->ways[i];
+        if (old->present != 0 && old->dirty != 0) {
+            *evicted_line = c->tags[i];
+            *evicted_dirty = old->dirty;
         }
-        way->tag = line;
-        way->present = 0;
-        way->dirty = 0;
-        way->ready = 0;
+        c->tags[i] = line;
+        *old = (Way) { 0 };
+        c->last = i;
+        c->last_line = line;
     }
+    Way *way = &c->ways[i];
     way->present |= fill;
     way->ready = MAX (way->ready, ready);
     if (dirty)
@@ -118,9 +132,9 @@ cache_invalidate (Cache *c, guint64 line)
 {
     if (c->n_sets == 0)
         return;
-    Way *way = find (c, line);
-    if (way != NULL)
-        way->present = way->dirty = 0;
+    gint64 i = find (c, line);
+    if (i >= 0)
+        c->ways[i].present = c->ways[i].dirty = 0;
 }
 
 guint64

@@ -1,29 +1,37 @@
 /*
  * coal.c -- the coalescer.  See coal.h.
  *
- * Each active lane adds one or two (line, sector mask) pieces to a list
- * kept sorted by line address; a piece for a line already in the list
- * ORs its sectors in.  Lanes usually walk addresses in order, so a new
- * piece almost always lands at (or merges with) the list's end and the
- * insertion sort does no moving: no hash table, no allocation.
+ * The general path: each active lane adds one or two (line, sector mask)
+ * pieces to a list kept sorted by line address; a piece for a line
+ * already in the list ORs its sectors in.  Lanes usually walk addresses
+ * in order, so a piece almost always lands at (or merges with) the
+ * list's end and the insertion sort moves nothing: no hash table, no
+ * allocation.
+ *
+ * The fast path: a stride-form access whose active lanes are one run and
+ * whose stride is at most the width (consecutive or repeated elements,
+ * the common coalesced case) touches one contiguous byte range, so its
+ * lines come out of the range's two ends in O(lines), not O(lanes).
  */
 #include "config.h"
 
 #include "sim/coal.h"
 
-/* log2 of a power of two. */
-static int
-log2_of (int pow2)
-{
-    return g_bit_nth_lsf ((gulong) pow2, -1);
-}
+typedef struct {
+    int line_shift;       /* log2 (line_bytes) */
+    int sector_shift;     /* log2 (sector_bytes) */
+    int last_sector;      /* sectors per line - 1 */
+} Geometry;
 
-/* Sectors first..last (0..31, first <= last) as a mask.  2u << 31 is 0
- * in unsigned arithmetic, so last = 31 needs no special case. */
-static inline guint32
-sector_span (int first, int last)
+/* Bits set in a mask.  By hand: __builtin_popcount is a libgcc call
+ * without -mpopcnt, and it showed up in the profile. */
+static inline int
+popcount32 (guint32 x)
 {
-    return (guint32) (2u << last) - (guint32) (1u << first);
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int) ((x * 0x01010101u) >> 24);
 }
 
 /* instr_lane_addr, inlined: it runs for every lane of every memory
@@ -35,6 +43,14 @@ lane_addr (const Instr *instr, int lane)
     if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
         return instr->addr[lane];
     return instr->addr_base + (guint64) ((gint64) lane * instr->addr_stride);
+}
+
+/* Sectors first..last (0..31, first <= last) as a mask.  2u << 31 is 0
+ * in unsigned arithmetic, so last = 31 needs no special case. */
+static inline guint32
+sector_span (int first, int last)
+{
+    return (guint32) (2u << last) - (guint32) (1u << first);
 }
 
 /* Merge 'sectors' of 'line' into the sorted list of 'out'. */
@@ -58,28 +74,71 @@ add_piece (CoalResult *out, guint64 line, guint32 sectors)
     out->lines++;
 }
 
-/* Add one lane's bytes first..last (inclusive; at most two lines apart,
- * since width <= line_bytes).  'last' may wrap past 2^64 - 1 to a low
- * address: then it is simply in another line, which is handled below. */
+/* Add bytes first..last (inclusive), at most two lines apart.  'last'
+ * may have wrapped past 2^64 - 1 to a low address: it is then simply in
+ * another line, which add_piece sorts like any other. */
 static inline void
-add_lane (CoalResult *out, guint64 first, guint64 last, int line_shift,
-          int sector_shift)
+add_bytes (CoalResult *out, guint64 first, guint64 last, const Geometry *g)
 {
-    const guint64 line_mask = ~(guint64) 0 << line_shift;
-    const guint64 offset_mask = ~line_mask;
+    const guint64 line_mask = ~(guint64) 0 << g->line_shift;
     guint64 line_a = first & line_mask, line_b = last & line_mask;
-    int sec_a = (int) ((first & offset_mask) >> sector_shift);
-    int sec_b = (int) ((last & offset_mask) >> sector_shift);
+    int sec_a = (int) ((first & ~line_mask) >> g->sector_shift);
+    int sec_b = (int) ((last & ~line_mask) >> g->sector_shift);
 
     if (line_a == line_b) {
         add_piece (out, line_a, sector_span (sec_a, sec_b));
         return;
     }
-    /* Straddles a line boundary: the tail of one line, the head of the
-     * next. */
-    int last_sector = (1 << (line_shift - sector_shift)) - 1;
-    add_piece (out, line_a, sector_span (sec_a, last_sector));
+    /* Straddles a line boundary: the tail of one, the head of the next. */
+    add_piece (out, line_a, sector_span (sec_a, g->last_sector));
     add_piece (out, line_b, sector_span (0, sec_b));
+}
+
+/* The general path: every active lane in turn. */
+static void
+add_lanes (CoalResult *out, const Instr *instr, const Geometry *g)
+{
+    const guint64 width = instr->width;
+    guint32 active = instr->active;
+    while (active != 0) {
+        int lane = __builtin_ctz (active);
+        active &= active - 1;
+        guint64 addr = lane_addr (instr, lane);
+        add_bytes (out, addr, addr + width - 1, g);
+    }
+}
+
+/* The fast path, if it applies: the active lanes are one run lo..hi, the
+ * stride form's |stride| <= width leaves no gap between neighbours, and
+ * the range does not wrap.  Returns whether it did the work. */
+static gboolean
+add_contiguous (CoalResult *out, const Instr *instr, const Geometry *g)
+{
+    guint32 active = instr->active;
+    gint64 stride = instr->addr_stride;
+    if (instr->addr_mode == INSTR_ADDR_EXPLICIT ||
+        stride > instr->width || stride < -(gint64) instr->width)
+        return FALSE;
+    int lo = __builtin_ctz (active), hi = 31 - __builtin_clz (active);
+    if ((active >> lo) != (2u << (hi - lo)) - 1u)
+        return FALSE;                       /* not one run of lanes */
+    guint64 first = lane_addr (instr, stride >= 0 ? lo : hi);
+    guint64 last = lane_addr (instr, stride >= 0 ? hi : lo) +
+                   (guint64) instr->width - 1;
+    if (last < first)
+        return FALSE;                       /* wraps past 2^64 - 1 */
+
+    const guint64 line_mask = ~(guint64) 0 << g->line_shift;
+    guint64 line = first & line_mask, end = last & line_mask;
+    int sec = (int) ((first & ~line_mask) >> g->sector_shift);
+    for (; line != end; line += (guint64) 1 << g->line_shift, sec = 0) {
+        out->line_addr[out->lines] = line;
+        out->line_sectors[out->lines++] = sector_span (sec, g->last_sector);
+    }
+    out->line_addr[out->lines] = end;
+    out->line_sectors[out->lines++] = sector_span (
+        sec, (int) ((last & ~line_mask) >> g->sector_shift));
+    return TRUE;
 }
 
 void
@@ -91,20 +150,18 @@ coal_access (const Instr *instr, int line_bytes, int sector_bytes,
     g_assert (sector_bytes <= line_bytes && line_bytes / sector_bytes <= 32);
     g_assert (instr->width >= 1 && instr->width <= line_bytes);
 
-    const int line_shift = log2_of (line_bytes);
-    const int sector_shift = log2_of (sector_bytes);
-    const guint64 width = instr->width;
-    guint32 active = instr->active;
+    Geometry g;
+    g.line_shift = g_bit_nth_lsf ((gulong) line_bytes, -1);
+    g.sector_shift = g_bit_nth_lsf ((gulong) sector_bytes, -1);
+    g.last_sector = (line_bytes >> g.sector_shift) - 1;
 
     out->sectors = 0;
     out->lines = 0;
-    out->bytes = (guint64) __builtin_popcount (active) * width;
-    while (active != 0) {
-        int lane = __builtin_ctz (active);
-        active &= active - 1;
-        guint64 addr = lane_addr (instr, lane);
-        add_lane (out, addr, addr + width - 1, line_shift, sector_shift);
-    }
+    out->bytes = (guint64) popcount32 (instr->active) * instr->width;
+    if (instr->active == 0)
+        return;
+    if (!add_contiguous (out, instr, &g))
+        add_lanes (out, instr, &g);
     for (int i = 0; i < out->lines; i++)
-        out->sectors += __builtin_popcount (out->line_sectors[i]);
+        out->sectors += popcount32 (out->line_sectors[i]);
 }
