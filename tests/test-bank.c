@@ -237,8 +237,9 @@ naive_phase (const Instr *in, int first, int n_lanes, int n_banks,
     return worst;
 }
 
-/* Random naturally aligned accesses (fixed seed) match the reference,
- * and no phase exceeds 32 wavefronts: wavefronts <= 32 x phases. */
+/* Random naturally aligned accesses (fixed seed), explicit and stride
+ * forms, match the reference, and no phase exceeds 32 wavefronts:
+ * wavefronts <= 32 x phases. */
 Test (bank, matches_reference_and_bounded)
 {
     static const int widths[] = { 1, 2, 4, 8, 16 };
@@ -249,13 +250,20 @@ Test (bank, matches_reference_and_bounded)
         int w = widths[g_rand_int_range (rng, 0, 5)];
         instr_init (&in, INSTR_LDS);
         in.width = (guint8) w;
-        in.active = g_rand_int (rng) | (t % 2 ? 0u : 0x0f0f0f0fu);
-        in.addr_mode = INSTR_ADDR_EXPLICIT;
-        /* A small window makes conflicts and broadcasts both likely. */
-        gint32 window = 1 << g_rand_int_range (rng, 5, 14);
-        for (int lane = 0; lane < 32; lane++)
-            in.addr[lane] = (guint64) g_rand_int_range (rng, 0, window) &
-                            ~(guint64) (w - 1);
+        in.active = g_rand_int (rng) | (t % 4 < 2 ? 0u : 0x0f0f0f0fu);
+        if (t % 2) {
+            /* A small window makes conflicts and broadcasts both likely. */
+            gint32 window = 1 << g_rand_int_range (rng, 5, 14);
+            in.addr_mode = INSTR_ADDR_EXPLICIT;
+            for (int lane = 0; lane < 32; lane++)
+                in.addr[lane] = (guint64) g_rand_int_range (rng, 0, window) &
+                                ~(guint64) (w - 1);
+        } else {
+            in.addr_mode = INSTR_ADDR_STRIDE;
+            in.addr_base = 0x10000 + (guint64) w * (guint64)
+                           g_rand_int_range (rng, 0, 64);
+            in.addr_stride = w * g_rand_int_range (rng, -40, 41);
+        }
         bank_access (&in, 32, 4, &r);
 
         int lanes = 32 / MAX (1, w / 4), want = 0, phases = 0;

@@ -334,7 +334,7 @@ cmp_u64 (const void *a, const void *b)
 }
 
 static int
-brute_sectors (const Instr *in, guint64 *sector_addr)
+brute_sectors (const Instr *in, int sector_bytes, guint64 *sector_addr)
 {
     int n = 0;
     for (int lane = 0; lane < 32; lane++) {
@@ -342,7 +342,7 @@ brute_sectors (const Instr *in, guint64 *sector_addr)
             continue;
         for (int b = 0; b < in->width; b++)
             sector_addr[n++] = (instr_lane_addr (in, lane) + (guint64) b) &
-                               ~(guint64) 31;
+                               ~(guint64) (sector_bytes - 1);
     }
     qsort (sector_addr, (size_t) n, sizeof *sector_addr, cmp_u64);
     int m = 0;
@@ -352,33 +352,57 @@ brute_sectors (const Instr *in, guint64 *sector_addr)
     return m;
 }
 
-/* Random explicit accesses (fixed seed: the same every run) match the
- * brute force sector for sector, misaligned ones included. */
+/* A random run of lanes lo..hi, or a random mask: the fast path takes
+ * only runs. */
+static guint32
+random_mask (GRand *rng)
+{
+    if (g_rand_boolean (rng))
+        return g_rand_int (rng);
+    int lo = g_rand_int_range (rng, 0, 32), hi = g_rand_int_range (rng, lo, 32);
+    return (guint32) (((G_GUINT64_CONSTANT (2) << hi) - 1) &
+                      ~((G_GUINT64_CONSTANT (1) << lo) - 1));
+}
+
+/* Random accesses (fixed seed: the same every run), explicit and stride
+ * forms, misaligned ones included, in several geometries, match the
+ * brute force sector for sector. */
 Test (coal, matches_brute_force)
 {
     static const int widths[] = { 1, 2, 4, 8, 16 };
+    static const int geometry[][2] = { { 128, 32 }, { 128, 4 }, { 64, 16 },
+                                       { 32, 32 }, { 16, 1 } };
     g_autoptr (GRand) rng = g_rand_new_with_seed (20240404);
     guint64 want[32 * 16];
-    for (int t = 0; t < 20000; t++) {
+    for (int t = 0; t < 40000; t++) {
         Instr in;
         CoalResult r;
         instr_init (&in, INSTR_LDG);
         in.width = (guint8) widths[g_rand_int_range (rng, 0, 5)];
-        in.active = g_rand_int (rng) | (t % 2 ? 0u : 0xffff0000u);
-        in.addr_mode = INSTR_ADDR_EXPLICIT;
+        in.active = random_mask (rng);
         /* Small spans make sharing likely; some lanes are misaligned. */
         guint32 span = 1u << g_rand_int_range (rng, 4, 14);
-        for (int lane = 0; lane < 32; lane++)
-            in.addr[lane] = 0x10000 + g_rand_int_range (rng, 0, (gint32) span);
-        coal_access (&in, 128, 32, &r);
-        int n = brute_sectors (&in, want);
+        if (t % 2) {
+            in.addr_mode = INSTR_ADDR_EXPLICIT;
+            for (int lane = 0; lane < 32; lane++)
+                in.addr[lane] =
+                    0x10000 + (guint64) g_rand_int_range (rng, 0, (gint32) span);
+        } else {
+            in.addr_mode = INSTR_ADDR_STRIDE;
+            in.addr_base = 0x10000 + (guint64) g_rand_int_range (rng, 0, 256);
+            in.addr_stride = g_rand_int_range (rng, -20, 21);
+        }
+        const int *geo = geometry[g_rand_int_range (rng, 0, 5)];
+        const int per_line = geo[0] / geo[1];
+        coal_access (&in, geo[0], geo[1], &r);
+        int n = brute_sectors (&in, geo[1], want);
         cr_assert_eq (r.sectors, n, "trial %d", t);
         check_consistent (&r);
         int k = 0;
         for (int i = 0; i < r.lines; i++)
-            for (int s = 0; s < 4; s++)
+            for (int s = 0; s < per_line; s++)
                 if (r.line_sectors[i] & (1u << s))
-                    cr_assert_eq (r.line_addr[i] + 32 * (guint64) s, want[k++],
-                                  "trial %d", t);
+                    cr_assert_eq (r.line_addr[i] + (guint64) (s * geo[1]),
+                                  want[k++], "trial %d", t);
     }
 }

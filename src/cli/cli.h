@@ -28,6 +28,8 @@ typedef struct {
 extern const CmdEntry cmd_gpus_entry;
 extern const CmdEntry cmd_query_entry;
 extern const CmdEntry cmd_occupancy_entry;
+extern const CmdEntry cmd_kernels_entry;
+extern const CmdEntry cmd_run_entry;
 
 /* --gpu NAME, --config FILE, --set KEY=VALUE (repeatable). */
 typedef struct {

@@ -15,6 +15,8 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_gpus_entry,
     &cmd_query_entry,
     &cmd_occupancy_entry,
+    &cmd_kernels_entry,
+    &cmd_run_entry,
 };
 
 static void

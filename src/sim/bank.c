@@ -16,6 +16,13 @@
 #define MAX_PHASE_WORDS (32 * 17)
 
 typedef struct {
+    int n_banks;
+    int bank_bytes;
+    int bank_shift;       /* log2 (bank_bytes) */
+    int width;            /* bytes per lane */
+} Banks;
+
+typedef struct {
     guint64 word[MAX_PHASE_WORDS];
     int n;
 } WordSet;
@@ -28,6 +35,53 @@ lane_addr (const Instr *instr, int lane)
     if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
         return instr->addr[lane];
     return instr->addr_base + (guint64) ((gint64) lane * instr->addr_stride);
+}
+
+/* The word after the last one lane access [addr, addr + width) overlaps:
+ * it covers 1 word for an 8/16/32-bit access, 2 or 4 consecutive ones
+ * for 64/128-bit. */
+static inline guint64
+lane_end_word (guint64 addr, const Banks *b)
+{
+    int offset = (int) (addr & (guint64) (b->bank_bytes - 1));
+    return (addr >> b->bank_shift) +
+           (guint64) (((offset + b->width - 1) >> b->bank_shift) + 1);
+}
+
+/* The lowest and highest word of 'lanes' in O(1): in the stride form the
+ * address moves monotonically with the lane, so the extremes are at the
+ * extreme lanes -- unless the address space wraps on the way, which a
+ * stride of at most 2^20 can only do if the end lands below the start. */
+static gboolean
+stride_range (const Instr *instr, guint32 lanes, const Banks *b,
+              guint64 *lo, guint64 *hi)
+{
+    gint64 stride = instr->addr_stride;
+    if (instr->addr_mode == INSTR_ADDR_EXPLICIT || stride > (1 << 20) ||
+        stride < -(1 << 20))
+        return FALSE;
+    guint64 a = lane_addr (instr, __builtin_ctz (lanes));
+    guint64 z = lane_addr (instr, 31 - __builtin_clz (lanes));
+    guint64 low = stride >= 0 ? a : z, high = stride >= 0 ? z : a;
+    if (high < low)
+        return FALSE;
+    *lo = low >> b->bank_shift;
+    *hi = lane_end_word (high, b) - 1;
+    return TRUE;
+}
+
+/* The same by looking at every lane. */
+static void
+scan_range (const Instr *instr, guint32 lanes, const Banks *b, guint64 *lo,
+            guint64 *hi)
+{
+    *lo = G_MAXUINT64;
+    *hi = 0;
+    for (guint32 m = lanes; m != 0; m &= m - 1) {
+        guint64 addr = lane_addr (instr, __builtin_ctz (m));
+        *lo = MIN (*lo, addr >> b->bank_shift);
+        *hi = MAX (*hi, lane_end_word (addr, b) - 1);
+    }
 }
 
 /* Add 'w' to the sorted set unless it is there already. */
@@ -44,15 +98,6 @@ add_word (WordSet *s, guint64 w)
         s->word[j] = s->word[j - 1];
     s->word[i] = w;
     s->n++;
-}
-
-/* The words lane access [addr, addr + width) overlaps: 1 for an
- * 8/16/32-bit access, 2 or 4 consecutive ones for 64/128-bit. */
-static inline int
-lane_words (guint64 addr, int width, int bank_bytes)
-{
-    int offset = (int) (addr & (guint64) (bank_bytes - 1));
-    return (offset + width - 1) / bank_bytes + 1;
 }
 
 /* The largest number of distinct words any one bank holds in 's'. */
@@ -78,29 +123,29 @@ worst_bank (const WordSet *s, int n_banks)
  * a broadcast, consecutive vectors) no bank can hold two distinct words,
  * and the phase is one wavefront without sorting anything. */
 static int
-phase_wavefronts (const Instr *instr, guint32 lanes, int n_banks,
-                  int bank_bytes, int bank_shift)
+phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
 {
-    guint64 lo = G_MAXUINT64, hi = 0;
-    for (guint32 m = lanes; m != 0; m &= m - 1) {
-        guint64 addr = lane_addr (instr, __builtin_ctz (m));
-        guint64 first = addr >> bank_shift;
-        int n = lane_words (addr, instr->width, bank_bytes);
-        lo = MIN (lo, first);
-        hi = MAX (hi, first + (guint64) (n - 1));
-    }
-    if (hi - lo < (guint64) n_banks)
+    guint64 lo, hi;
+    if (!stride_range (instr, lanes, b, &lo, &hi))
+        scan_range (instr, lanes, b, &lo, &hi);
+    if (hi - lo < (guint64) b->n_banks)
         return 1;
 
+    /* Collect the words in ascending order if the stride allows, so the
+     * insertion moves nothing. */
+    const gboolean down = instr->addr_mode != INSTR_ADDR_EXPLICIT &&
+                          instr->addr_stride < 0;
     WordSet s;
     s.n = 0;
-    for (guint32 m = lanes; m != 0; m &= m - 1) {
-        guint64 addr = lane_addr (instr, __builtin_ctz (m));
-        int n = lane_words (addr, instr->width, bank_bytes);
-        for (int k = 0; k < n; k++)
-            add_word (&s, (addr >> bank_shift) + (guint64) k);
+    for (guint32 m = lanes; m != 0;) {
+        int lane = down ? 31 - __builtin_clz (m) : __builtin_ctz (m);
+        m &= ~(1u << lane);
+        guint64 addr = lane_addr (instr, lane);
+        guint64 end = lane_end_word (addr, b);
+        for (guint64 w = addr >> b->bank_shift; w != end; w++)
+            add_word (&s, w);
     }
-    return worst_bank (&s, n_banks);
+    return worst_bank (&s, b->n_banks);
 }
 
 void
@@ -110,7 +155,8 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
     g_assert (bank_bytes > 0 && (bank_bytes & (bank_bytes - 1)) == 0);
     g_assert (instr->width >= 1 && instr->width <= 16);
 
-    const int bank_shift = g_bit_nth_lsf ((gulong) bank_bytes, -1);
+    const Banks b = { n_banks, bank_bytes,
+                      g_bit_nth_lsf ((gulong) bank_bytes, -1), instr->width };
     /* A lane access of k words; a phase serves n_banks / k lanes, so a
      * conflict-free phase delivers at most one word per bank. */
     const int k = MAX (1, instr->width / bank_bytes);
@@ -125,8 +171,7 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
         if (lanes == 0)
             continue;
         out->ideal++;
-        out->wavefronts += phase_wavefronts (instr, lanes, n_banks, bank_bytes,
-                                             bank_shift);
+        out->wavefronts += phase_wavefronts (instr, lanes, &b);
     }
     out->conflicts = out->wavefronts - out->ideal;
 }

@@ -31,8 +31,11 @@
  * 1..16 (asserted: the preset loader and the streams check them).
  *
  * Pure: const input, a filled result, no allocation, no I/O, no globals.
- * Cost: O(words per phase) when the words come in ascending order (rows,
- * columns, strides), O(words^2) at worst.
+ * Cost per phase: O(1) for a stride-form phase whose words span fewer
+ * than n_banks (a row, a broadcast, consecutive vectors: one wavefront);
+ * O(lanes) for one whose words span fewer than n_banks in explicit form,
+ * or for any stride (columns, padded or not); O(words^2) at worst (a
+ * small insertion sort: a random gather).
  */
 #ifndef SMSIM_SIM_BANK_H
 #define SMSIM_SIM_BANK_H

@@ -4,8 +4,9 @@
  * The general path: each active lane adds one or two (line, sector mask)
  * pieces to a list kept sorted by line address; a piece for a line
  * already in the list ORs its sectors in.  Lanes usually walk addresses
- * in order, so a piece almost always lands at (or merges with) the
- * list's end and the insertion sort moves nothing: no hash table, no
+ * in order, so a piece almost always merges with or goes above the
+ * highest line so far, which is kept out of the array (in registers);
+ * only a lower line pays for the insertion sort.  No hash table, no
  * allocation.
  *
  * The fast path: a stride-form access whose active lanes are one run and
@@ -24,10 +25,15 @@ typedef struct {
 } Geometry;
 
 /* Bits set in a mask.  By hand: __builtin_popcount is a libgcc call
- * without -mpopcnt, and it showed up in the profile. */
+ * without -mpopcnt, and it showed up in the profile.  A line of four
+ * sectors (every preset) has a mask below 16: a table of 16 nibbles in
+ * one constant answers that. */
 static inline int
 popcount32 (guint32 x)
 {
+    if (x < 16)
+        return (int) ((G_GUINT64_CONSTANT (0x4332322132212110) >> (4 * x)) &
+                      0xf);
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     x = (x + (x >> 4)) & 0x0f0f0f0fu;
@@ -53,32 +59,64 @@ sector_span (int first, int last)
     return (guint32) (2u << last) - (guint32) (1u << first);
 }
 
-/* Merge 'sectors' of 'line' into the sorted list of 'out'. */
-static inline void
-add_piece (CoalResult *out, guint64 line, guint32 sectors)
+/* The list being built: out->line_addr/line_sectors[0..n) in ascending
+ * order, all below 'top', the highest line so far, which is kept in
+ * registers until a higher one comes (the common case only ever
+ * compares with it: no store-to-load chain through 'out'). */
+typedef struct {
+    CoalResult *out;
+    int n;
+    gboolean have_top;
+    guint64 top;
+    guint32 top_sectors;
+} LineList;
+
+/* Insert a line below 'top' into the stored part, merging if present. */
+static void
+insert_below (LineList *l, guint64 line, guint32 sectors)
 {
-    int i = out->lines;
+    CoalResult *out = l->out;
+    int i = l->n;
     while (i > 0 && out->line_addr[i - 1] > line)
         i--;
     if (i > 0 && out->line_addr[i - 1] == line) {
         out->line_sectors[i - 1] |= sectors;
         return;
     }
-    g_assert (out->lines < COAL_MAX_LINES);
-    for (int j = out->lines; j > i; j--) {
+    g_assert (l->n + 1 < COAL_MAX_LINES);   /* room for 'top' too */
+    for (int j = l->n; j > i; j--) {
         out->line_addr[j] = out->line_addr[j - 1];
         out->line_sectors[j] = out->line_sectors[j - 1];
     }
     out->line_addr[i] = line;
     out->line_sectors[i] = sectors;
-    out->lines++;
+    l->n++;
+}
+
+static inline void
+add_piece (LineList *l, guint64 line, guint32 sectors)
+{
+    if (l->have_top && line == l->top) {
+        l->top_sectors |= sectors;
+    } else if (l->have_top && line < l->top) {
+        insert_below (l, line, sectors);
+    } else {
+        if (l->have_top) {
+            g_assert (l->n < COAL_MAX_LINES);
+            l->out->line_addr[l->n] = l->top;
+            l->out->line_sectors[l->n++] = l->top_sectors;
+        }
+        l->have_top = TRUE;
+        l->top = line;
+        l->top_sectors = sectors;
+    }
 }
 
 /* Add bytes first..last (inclusive), at most two lines apart.  'last'
  * may have wrapped past 2^64 - 1 to a low address: it is then simply in
  * another line, which add_piece sorts like any other. */
 static inline void
-add_bytes (CoalResult *out, guint64 first, guint64 last, const Geometry *g)
+add_bytes (LineList *l, guint64 first, guint64 last, const Geometry *g)
 {
     const guint64 line_mask = ~(guint64) 0 << g->line_shift;
     guint64 line_a = first & line_mask, line_b = last & line_mask;
@@ -86,26 +124,34 @@ add_bytes (CoalResult *out, guint64 first, guint64 last, const Geometry *g)
     int sec_b = (int) ((last & ~line_mask) >> g->sector_shift);
 
     if (line_a == line_b) {
-        add_piece (out, line_a, sector_span (sec_a, sec_b));
+        add_piece (l, line_a, sector_span (sec_a, sec_b));
         return;
     }
     /* Straddles a line boundary: the tail of one, the head of the next. */
-    add_piece (out, line_a, sector_span (sec_a, g->last_sector));
-    add_piece (out, line_b, sector_span (0, sec_b));
+    add_piece (l, line_a, sector_span (sec_a, g->last_sector));
+    add_piece (l, line_b, sector_span (0, sec_b));
 }
 
-/* The general path: every active lane in turn. */
+/* The general path: every active lane in turn, from the last lane down
+ * when a negative stride makes that the ascending order. */
 static void
 add_lanes (CoalResult *out, const Instr *instr, const Geometry *g)
 {
     const guint64 width = instr->width;
-    guint32 active = instr->active;
-    while (active != 0) {
-        int lane = __builtin_ctz (active);
-        active &= active - 1;
+    const gboolean down = instr->addr_mode != INSTR_ADDR_EXPLICIT &&
+                          instr->addr_stride < 0;
+    LineList l = { out, 0, FALSE, 0, 0 };
+    for (guint32 active = instr->active; active != 0;) {
+        int lane = down ? 31 - __builtin_clz (active) : __builtin_ctz (active);
+        active &= ~(1u << lane);
         guint64 addr = lane_addr (instr, lane);
-        add_bytes (out, addr, addr + width - 1, g);
+        add_bytes (&l, addr, addr + width - 1, g);
     }
+    if (l.have_top) {
+        out->line_addr[l.n] = l.top;
+        out->line_sectors[l.n++] = l.top_sectors;
+    }
+    out->lines = l.n;
 }
 
 /* The fast path, if it applies: the active lanes are one run lo..hi, the

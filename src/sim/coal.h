@@ -23,8 +23,10 @@
  *     (asserted), not user input: the preset loader checks the sizes.
  *
  * Pure: const input, a filled result, no allocation, no I/O, no globals.
- * Cost: O(active lanes) for addresses in ascending or descending order
- * (the common case), O(lines^2) at worst (a small insertion sort).
+ * Cost: O(lines) for a coalesced stride-form access (consecutive or
+ * repeated elements), O(active lanes) for any other stride or for
+ * explicit addresses in ascending order, O(lanes x lines) at worst (a
+ * small insertion sort: a random gather).
  */
 #ifndef SMSIM_SIM_COAL_H
 #define SMSIM_SIM_COAL_H

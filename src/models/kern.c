@@ -1,0 +1,131 @@
+/*
+ * kern.c -- the registry of kernel models and their instances.
+ * See kern.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "models/kern.h"
+
+G_DEFINE_QUARK (smsim-kern-error-quark, kern_error)
+
+extern const KernModel kern_vecadd_model;
+extern const KernModel kern_pchase_model;
+extern const KernModel kern_stream_model;
+extern const KernModel kern_loaduse_model;
+
+static const KernModel *const models[] = {
+    &kern_vecadd_model,
+    &kern_pchase_model,
+    &kern_stream_model,
+    &kern_loaduse_model,
+};
+
+const KernModel *const *
+kern_models (guint *n)
+{
+    *n = G_N_ELEMENTS (models);
+    return models;
+}
+
+const KernModel *
+kern_find (const char *id)
+{
+    for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+        if (strcmp (models[i]->id, id) == 0)
+            return models[i];
+    return NULL;
+}
+
+static int
+param_index (const KernModel *m, const char *name)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (strcmp (m->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+gint64
+kern_param (const KernInstance *k, const char *name)
+{
+    int i = param_index (k->model, name);
+    g_assert (i >= 0);
+    return k->param[i];
+}
+
+static gboolean
+apply_param (KernInstance *k, const char *assignment, GError **error)
+{
+    const KernModel *m = k->model;
+    const char *eq = strchr (assignment, '=');
+    g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
+                               : g_strdup (assignment);
+    int i = param_index (m, g_strstrip (name));
+    char *end = NULL;
+    if (eq == NULL || i < 0) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
+                     "%s: no parameter '%s' (`smsim kernels` lists them); "
+                     "give NAME=VALUE", m->id, name);
+        return FALSE;
+    }
+    errno = 0;
+    gint64 v = g_ascii_strtoll (eq + 1, &end, 10);
+    if (errno != 0 || end == eq + 1 || *end != '\0' || v < m->params[i].min ||
+        v > m->params[i].max) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: %s = %s: must be an integer in %" G_GINT64_FORMAT
+                     "..%" G_GINT64_FORMAT, m->id, name, eq + 1,
+                     m->params[i].min, m->params[i].max);
+        return FALSE;
+    }
+    k->param[i] = v;
+    return TRUE;
+}
+
+KernInstance *
+kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
+                   const char *const *params, GError **error)
+{
+    g_autoptr (KernInstance) k = g_new0 (KernInstance, 1);
+    k->model = model;
+    k->size = size;
+    for (int i = 0; i < model->n_params; i++)
+        k->param[i] = model->params[i].def;
+    for (int i = 0; params != NULL && params[i] != NULL; i++)
+        if (!apply_param (k, params[i], error))
+            return NULL;
+    if (size < 1) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "%s: size %" G_GINT64_FORMAT ": must be positive (%s)",
+                     model->id, size, model->size_help);
+        return NULL;
+    }
+    if (!model->setup (k, spec, error))
+        return NULL;
+    return g_steal_pointer (&k);
+}
+
+void
+kern_instance_free (KernInstance *k)
+{
+    if (k == NULL)
+        return;
+    if (k->data != NULL && k->model->free_data != NULL)
+        k->model->free_data (k->data);
+    g_free (k);
+}
+
+guint64
+kern_blocks (const KernInstance *k)
+{
+    return k->grid_x * k->grid_y;
+}
+
+InstrStream *
+kern_open_warp (const KernInstance *k, guint64 block, int warp)
+{
+    return k->model->open_warp (k, block, warp);
+}

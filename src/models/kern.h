@@ -1,0 +1,94 @@
+/*
+ * kern.h -- kernel models: what a student runs instead of a GPU.
+ *
+ * A model turns a problem size and its parameters into a launch (grid,
+ * block, registers, shared memory), a FLOP count, and the instruction
+ * stream of every warp, with the exact per-lane address of every global
+ * and shared access.  Streams are lazy (instr.h): a warp's instructions
+ * are made as the SM asks for them.  The loop structure (prologue, N
+ * main-loop iterations, epilogue) is part of the instance so a sampled
+ * run can simulate a window of iterations.
+ *
+ * Registry: kern.c holds the table of models (tmux's cmd_table model);
+ * one file per family holds the models (kern_vecadd.c, kern_micro.c,
+ * kern_pmpp.c, kern_sgemm.c).
+ */
+#ifndef SMSIM_MODELS_KERN_H
+#define SMSIM_MODELS_KERN_H
+
+#include <glib.h>
+
+#include "sim/instr.h"
+#include "sim/spec.h"
+
+#define SMSIM_KERN_ERROR (kern_error_quark ())
+GQuark kern_error_quark (void);
+
+typedef enum {
+    KERN_ERROR_UNKNOWN,     /* no such kernel or parameter */
+    KERN_ERROR_PARAM,       /* a parameter out of range or inconsistent */
+    KERN_ERROR_SIZE         /* a size the real kernel cannot run */
+} KernError;
+
+#define KERN_MAX_PARAMS 12
+
+typedef struct {
+    const char *name;       /* e.g. "BM" */
+    gint64 def;             /* default (the A6000 configuration) */
+    gint64 min;
+    gint64 max;
+    const char *help;
+} KernParam;
+
+typedef struct KernModel KernModel;
+
+typedef struct {
+    const KernModel *model;
+    gint64 size;                    /* N: elements, or M = N = K */
+    gint64 param[KERN_MAX_PARAMS];  /* in the model's parameter order */
+
+    /* The launch. */
+    guint64 grid_x;
+    guint64 grid_y;
+    int threads;                    /* per block */
+    int regs;                       /* per thread */
+    gint64 static_smem;             /* bytes per block */
+    gint64 dyn_smem;
+    double flops;                   /* useful FLOPs of the whole launch */
+    guint64 iterations;             /* main-loop iterations per block */
+
+    void *data;                     /* the model's own, owned */
+} KernInstance;
+
+struct KernModel {
+    const char *id;                 /* "sgemm-5" */
+    const char *summary;
+    const KernParam *params;
+    int n_params;
+    const char *size_help;          /* what --size means */
+    /* Derive the launch from size and parameters; reject what the real
+     * kernel could not run, saying why. */
+    gboolean (*setup) (KernInstance *k, const GpuSpec *spec, GError **error);
+    InstrStream *(*open_warp) (const KernInstance *k, guint64 block, int warp);
+    void (*free_data) (void *data);
+};
+
+/* Every model, in the order `smsim kernels` lists them. */
+const KernModel *const *kern_models (guint *n);
+const KernModel *kern_find (const char *id);
+
+/* An instance of 'model' for 'spec' at 'size', with "NAME=VALUE"
+ * overrides (NULL-terminated, may be NULL). */
+KernInstance *kern_instance_new (const KernModel *model, const GpuSpec *spec,
+                                 gint64 size, const char *const *params,
+                                 GError **error);
+void kern_instance_free (KernInstance *k);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KernInstance, kern_instance_free)
+
+guint64 kern_blocks (const KernInstance *k);
+InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
+
+/* The value of parameter 'name' (which must exist). */
+gint64 kern_param (const KernInstance *k, const char *name);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * kgen.c -- streams played from a kernel program.  See kgen.h.
+ */
+#include "config.h"
+
+#include "models/kgen.h"
+
+KProgram *
+kgen_program_new (const KernInstance *k, KAddrFn address, guint64 iterations)
+{
+    KProgram *p = g_new0 (KProgram, 1);
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+        p->seg[s] = g_array_new (FALSE, TRUE, sizeof (KOp));
+    p->iterations = iterations;
+    p->address = address;
+    p->k = k;
+    return p;
+}
+
+void
+kgen_program_free (KProgram *p)
+{
+    if (p == NULL)
+        return;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+        g_array_free (p->seg[s], TRUE);
+    g_free (p);
+}
+
+KOp *
+kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1, int s2)
+{
+    KOp o = { (guint8) op, (guint8) dst, 1,
+              { (guint8) s0, (guint8) s1, (guint8) s2 }, 0, 0, 0 };
+    g_array_append_val (p->seg[segment], o);
+    return &g_array_index (p->seg[segment], KOp, p->seg[segment]->len - 1);
+}
+
+KOp *
+kgen_mem (KProgram *p, int segment, InstrOp op, int reg, int src, int width,
+          guint8 addr, gint32 arg)
+{
+    gboolean load = op == INSTR_LDG || op == INSTR_LDS;
+    KOp *o = kgen_add (p, segment, op, load ? reg : INSTR_NO_REG, src,
+                       load ? INSTR_NO_REG : reg, INSTR_NO_REG);
+    o->n_dst = (guint8) MAX (1, width / 4);
+    o->width = (guint8) width;
+    o->addr = addr;
+    o->arg = arg;
+    return o;
+}
+
+guint
+kgen_count (const KProgram *p, int segment, InstrOp op)
+{
+    guint n = 0;
+    for (guint i = 0; i < p->seg[segment]->len; i++)
+        n += g_array_index (p->seg[segment], KOp, i).op == op;
+    return n;
+}
+
+typedef struct {
+    InstrStream base;
+    const KProgram *p;
+    guint64 block;
+    int warp;
+    guint32 active;
+    int seg;
+    guint pc;
+    guint64 iter;
+    gboolean done;
+    Instr instr;
+} KStream;
+
+/* Move to the next operation, across segments and iterations; FALSE at
+ * the end. */
+static gboolean
+advance (KStream *s)
+{
+    for (;;) {
+        GArray *ops = s->p->seg[s->seg];
+        if (s->seg == KGEN_BODY && s->iter >= s->p->iterations) {
+            s->seg++;
+            s->pc = 0;
+            continue;
+        }
+        if (s->pc < ops->len)
+            return TRUE;
+        if (s->seg == KGEN_BODY && ++s->iter < s->p->iterations) {
+            s->pc = 0;
+            continue;
+        }
+        if (s->seg == KGEN_EPILOGUE)
+            return FALSE;
+        s->seg++;
+        s->pc = 0;
+    }
+}
+
+static const Instr *
+kstream_next (InstrStream *base)
+{
+    KStream *s = (KStream *) base;
+    if (s->done)
+        return NULL;
+    if (!advance (s)) {
+        s->done = TRUE;
+        instr_init (&s->instr, INSTR_EXIT);
+        s->instr.active = s->active;
+        return &s->instr;
+    }
+    const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
+    Instr *in = &s->instr;
+    instr_init (in, (InstrOp) o->op);
+    in->dst = o->dst;
+    in->n_dst = o->n_dst;
+    in->src[0] = o->src[0];
+    in->src[1] = o->src[1];
+    in->src[2] = o->src[2];
+    in->width = o->width;
+    in->active = s->active;
+    if (o->addr != 0)
+        s->p->address (s->p, s->block, s->warp, s->iter, o, in);
+    return in;
+}
+
+static void
+kstream_free (InstrStream *s)
+{
+    g_free (s);
+}
+
+static const InstrStreamOps kstream_ops = { kstream_next, kstream_free };
+
+InstrStream *
+kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active)
+{
+    KStream *s = g_new0 (KStream, 1);
+    s->base.ops = &kstream_ops;
+    s->p = p;
+    s->block = block;
+    s->warp = warp;
+    s->active = active;
+    return &s->base;
+}

@@ -1,0 +1,61 @@
+/*
+ * kgen.h -- a warp's instruction stream played from its kernel's
+ * program.
+ *
+ * A program is three segments of operations: the prologue, the body of
+ * the main loop (played 'iterations' times) and the epilogue, which ends
+ * in EXIT.  Registers and widths are fixed in each operation; lane
+ * addresses of memory operations come from the kernel's address
+ * function, given the block, the warp, the iteration and the operation's
+ * own argument.  The stream holds one instruction at a time.
+ */
+#ifndef SMSIM_MODELS_KGEN_H
+#define SMSIM_MODELS_KGEN_H
+
+#include "models/kern.h"
+
+enum { KGEN_PROLOGUE, KGEN_BODY, KGEN_EPILOGUE, KGEN_N_SEGMENTS };
+
+typedef struct {
+    guint8 op;          /* InstrOp */
+    guint8 dst;         /* INSTR_NO_REG for none */
+    guint8 n_dst;
+    guint8 src[3];
+    guint8 width;       /* bytes per lane, memory operations */
+    guint8 addr;        /* the kernel's address function selector; 0: none */
+    gint32 arg;         /* its argument */
+} KOp;
+
+typedef struct KProgram KProgram;
+typedef void (*KAddrFn) (const KProgram *p, guint64 block, int warp,
+                         guint64 iter, const KOp *op, Instr *out);
+
+struct KProgram {
+    GArray *seg[KGEN_N_SEGMENTS];   /* of KOp */
+    guint64 iterations;
+    KAddrFn address;
+    const KernInstance *k;          /* borrowed: the owner */
+    void *user;                     /* the kernel's own data, borrowed */
+};
+
+KProgram *kgen_program_new (const KernInstance *k, KAddrFn address,
+                            guint64 iterations);
+void kgen_program_free (KProgram *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KProgram, kgen_program_free)
+
+/* Append an operation to 'segment'; returns it for further fields. */
+KOp *kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1,
+               int s2);
+/* A memory operation: 'width' bytes per lane, addresses by selector
+ * 'addr' with argument 'arg'. */
+KOp *kgen_mem (KProgram *p, int segment, InstrOp op, int reg, int src,
+               int width, guint8 addr, gint32 arg);
+
+/* Count the operations of 'op' in 'segment' (for tests and `trace info`). */
+guint kgen_count (const KProgram *p, int segment, InstrOp op);
+
+/* The stream of warp 'warp' of 'block'; 'active' is its lane mask. */
+InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
+                              guint32 active);
+
+#endif

@@ -1,0 +1,32 @@
+#!/bin/sh
+# `smsim kernels` and `smsim run`: the listing, the JSON keys DESIGN.md
+# promises, and the errors.
+. "${top_srcdir:-.}/tests/cli/setup"
+
+"$SMSIM" kernels >"$work/k"
+for id in vecadd pchase stream loaduse; do
+    grep -q "^$id " "$work/k" || fail "kernels lacks $id"
+done
+
+"$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
+for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
+           warp_instructions stalls selected long_scoreboard l1_hit_rate \
+           l2_hit_rate dram_bytes smem_bank_conflicts sampled; do
+    contains "$work/j" "\"$key\""
+done
+# 65536 elements / 32 = 2048 warps, 11 instructions each plus EXIT.
+contains "$work/j" '"warp_instructions" : 24576'
+
+"$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
+contains "$work/t" "warp cycles per issued instruction"
+
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel nosuch --size 10
+contains "$work/err" "unknown kernel 'nosuch'"
+expect_fail 2 "$SMSIM" run --gpu k40 --kernel vecadd --size 1024
+contains "$work/err" "no sourced timing"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=2000
+contains "$work/err" "BLOCK = 2000"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
+echo "run ok"
