@@ -381,12 +381,12 @@ Test (coal, matches_brute_force)
         in.width = (guint8) widths[g_rand_int_range (rng, 0, 5)];
         in.active = random_mask (rng);
         /* Small spans make sharing likely; some lanes are misaligned. */
-        guint32 span = 1u << g_rand_int_range (rng, 4, 14);
+        gint32 span = 1 << g_rand_int_range (rng, 4, 14);
         if (t % 2) {
             in.addr_mode = INSTR_ADDR_EXPLICIT;
             for (int lane = 0; lane < 32; lane++)
                 in.addr[lane] =
-                    0x10000 + (guint64) g_rand_int_range (rng, 0, (gint32) span);
+                    0x10000 + (guint64) g_rand_int_range (rng, 0, span);
         } else {
             in.addr_mode = INSTR_ADDR_STRIDE;
             in.addr_base = 0x10000 + (guint64) g_rand_int_range (rng, 0, 256);

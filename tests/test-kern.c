@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "models/kern.h"
+#include "models/kgen.h"
 #include "models/run.h"
 #include "sim/coal.h"
 #include "testutil.h"
@@ -118,4 +119,150 @@ Test (kern, timing_needs_a_timing_preset)
     g_autoptr (GError) error = NULL;
     cr_assert_not (run_kernel (preset_spec (p), k, &o, &r, &error));
     cr_assert (strstr (error->message, "no sourced timing") != NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* SGEMM                                                               */
+
+/* Per main-loop iteration, the reference SASS of each kernel (CUDA 13.0,
+ * sm_86, ../shared/data/sass/sgemm*_sm86.sass.gz), counted by
+ * kernels/cuda/sassmix.py `loops`: one iteration is the instructions
+ * from the loop's branch target to its backward branch.  "int" is IMAD +
+ * integer ALU + MOV + uniform-datapath + other.  Kernels 1 and 2 unroll
+ * 16 k steps per iteration. */
+typedef struct {
+    int kernel;
+    int ffma, ldg, ldg128, sts, sts128, lds, lds64, lds128, bar, ints, bra;
+} Mix;
+
+static const Mix sass_mix[] = {
+    { 1, 16, 32, 0, 0, 0, 0, 0, 0, 0, 25, 1 },
+    { 2, 16, 32, 0, 0, 0, 0, 0, 0, 0, 25, 1 },
+    { 3, 32, 2, 0, 2, 0, 32, 0, 8, 2, 7, 1 },
+    { 4, 64, 2, 0, 2, 0, 8, 0, 16, 2, 7, 1 },
+    { 5, 512, 8, 0, 8, 0, 0, 0, 32, 2, 16, 1 },
+    { 6, 512, 0, 2, 4, 1, 0, 0, 32, 2, 8, 1 },
+    { 7, 512, 0, 2, 8, 0, 64, 0, 16, 2, 15, 1 },
+    { 8, 512, 0, 2, 8, 0, 4, 4, 30, 2, 16, 1 },
+    { 9, 1024, 0, 4, 8, 2, 0, 0, 64, 2, 23, 3 },
+    { 10, 2048, 0, 8, 16, 4, 0, 0, 96, 2, 28, 1 },
+};
+
+static gboolean
+within (int got, int want)
+{
+    /* 10 %, and at least one instruction of slack for small counts. */
+    return abs (got - want) <= MAX (want / 10, 1);
+}
+
+static void
+tally (const KOp *o, Mix *m)
+{
+    switch (o->op) {
+    case INSTR_FFMA: m->ffma++; break;
+    case INSTR_LDG: *(o->width == 16 ? &m->ldg128 : &m->ldg) += 1; break;
+    case INSTR_STS: *(o->width == 16 ? &m->sts128 : &m->sts) += 1; break;
+    case INSTR_LDS:
+        *(o->width == 16 ? &m->lds128 : o->width == 8 ? &m->lds64 : &m->lds) += 1;
+        break;
+    case INSTR_BAR: m->bar++; break;
+    case INSTR_BRA: m->bra++; break;
+    case INSTR_IMAD: case INSTR_IADD3: case INSTR_MOV: case INSTR_SHF:
+    case INSTR_LOP3: case INSTR_ISETP: case INSTR_LEA:
+        m->ints++;
+        break;
+    default: break;
+    }
+}
+
+Test (kern, sgemm_main_loop_mix_matches_sass)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    for (guint i = 0; i < G_N_ELEMENTS (sass_mix); i++) {
+        const Mix *w = &sass_mix[i];
+        g_autofree char *id = g_strdup_printf ("sgemm-%d", w->kernel);
+        g_autoptr (KernInstance) k = make (preset_spec (p), id, 1024, NULL);
+        const KProgram *prog = k->data;
+        const GArray *body = prog->seg[KGEN_BODY];
+        Mix g = { w->kernel, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+        for (guint j = 0; j < body->len; j++)
+            tally (&g_array_index (body, KOp, j), &g);
+        const int *want = &w->ffma, *got = &g.ffma;
+        static const char *const names[] = { "FFMA", "LDG", "LDG.128", "STS",
+                                             "STS.128", "LDS", "LDS.64",
+                                             "LDS.128", "BAR", "int", "BRA" };
+        for (int c = 0; c < 11; c++)
+            cr_expect (within (got[c], want[c]), "%s: %s %d per iteration, "
+                       "SASS %d", id, names[c], got[c], want[c]);
+    }
+}
+
+/* Naive kernel at n: n^3/32 warp FFMAs and 2 n^3/32 warp loads in the
+ * loop, plus n^2/32 loads of C and n^2/32 stores (issue 5). */
+Test (kern, sgemm1_counts)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 n = 64;
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-1", (gint64) n, NULL);
+    guint64 ops[INSTR_N_OPS], sectors;
+    count (k, ops, &sectors);
+    cr_assert_eq (ops[INSTR_FFMA] - n * n / 32, n * n * n / 32);
+    cr_assert_eq (ops[INSTR_LDG], 2 * n * n * n / 32 + n * n / 32);
+    cr_assert_eq (ops[INSTR_STG], n * n / 32);
+    /* A loads: 32 lanes on 32 rows: 32 sectors each; B: one address: 1;
+     * C: 32 rows: 32.  Per warp k-step 33 sectors. */
+    cr_assert_eq (sectors, n * n * n / 32 * 33 + n * n / 32 * 32);
+}
+
+/* Kernel 2's B loads are 4 sectors (32 consecutive floats), its A loads
+ * 1 (a broadcast). */
+Test (kern, sgemm2_coalesced)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 n = 64;
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-2", (gint64) n, NULL);
+    guint64 ops[INSTR_N_OPS], sectors;
+    count (k, ops, &sectors);
+    cr_assert_eq (sectors, n * n * n / 32 * (4 + 1) + n * n / 32 * 4);
+}
+
+/* Tiled kernels pass two barriers per main-loop iteration: BK-deep tiles
+ * over K = n: per block 2 n / BK. */
+Test (kern, sgemm_barriers)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 n = 256;
+    for (int kernel = 3; kernel <= 10; kernel++) {
+        g_autofree char *id = g_strdup_printf ("sgemm-%d", kernel);
+        g_autoptr (KernInstance) k = make (preset_spec (p), id, (gint64) n, NULL);
+        guint64 ops[INSTR_N_OPS], sectors;
+        int warps = k->threads / 32;
+        count (k, ops, &sectors);
+        guint64 bk = (guint64) kern_param (k, "BK");
+        cr_expect_eq (ops[INSTR_BAR], kern_blocks (k) * (guint64) warps * 2 * n / bk,
+                      "%s", id);
+        /* Every FFMA of the product: n^3 per thread-level FMA, /32. */
+        guint64 results = kern_blocks (k) * (guint64) warps;
+        cr_expect_geq (ops[INSTR_FFMA], n * n * n / 32, "%s", id);
+        (void) results;
+    }
+}
+
+/* Sizes the kernels cannot run are rejected with the reason. */
+Test (kern, sgemm_rejects_untiled_sizes)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (GError) error = NULL;
+    KernInstance *k = kern_instance_new (kern_find ("sgemm-5"), preset_spec (p),
+                                         1000, NULL, &error);
+    cr_assert_null (k);
+    cr_assert (strstr (error->message, "out of bounds") != NULL, "%s",
+               error->message);
+    g_clear_error (&error);
+    const char *bad[] = { "TM=3", NULL };
+    k = kern_instance_new (kern_find ("sgemm-6"), preset_spec (p), 1024, bad,
+                           &error);
+    cr_assert_null (k);
+    cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM),
+               "%s", error->message);
 }

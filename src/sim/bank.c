@@ -1,9 +1,11 @@
 /*
  * bank.c -- shared-memory bank conflicts.  See bank.h.
  *
- * Per phase: gather the distinct words its active lanes touch (a list
- * kept sorted by insertion, which does no moving for the usual ascending
- * addresses), then count them per bank; the busiest bank sets the
+ * Per phase: if the lowest and highest word touched are less than
+ * n_banks apart, the phase is one wavefront (found in O(1) for the
+ * stride form).  Otherwise gather the distinct words its active lanes
+ * touch (a list kept sorted by insertion, which moves nothing for
+ * addresses in order) and count them per bank; the busiest bank sets the
  * phase's wavefronts.  Counting distinct words, not lanes, is what makes
  * a broadcast free.
  */
@@ -28,7 +30,8 @@ typedef struct {
 } WordSet;
 
 /* instr_lane_addr, inlined: it runs for every lane of every shared
- * access (test-bank's stride and explicit rows check the two agree). */
+ * access.  test-bank's reference, which calls instr_lane_addr, checks
+ * the two agree on random stride-form accesses. */
 static inline guint64
 lane_addr (const Instr *instr, int lane)
 {
@@ -100,6 +103,16 @@ add_word (WordSet *s, guint64 w)
     s->n++;
 }
 
+/* Add the words one lane's access overlaps. */
+static inline void
+add_lane (WordSet *s, const Instr *instr, int lane, const Banks *b)
+{
+    guint64 addr = lane_addr (instr, lane);
+    guint64 end = lane_end_word (addr, b);
+    for (guint64 w = addr >> b->bank_shift; w != end; w++)
+        add_word (s, w);
+}
+
 /* The largest number of distinct words any one bank holds in 's'. */
 static int
 worst_bank (const WordSet *s, int n_banks)
@@ -131,19 +144,17 @@ phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
     if (hi - lo < (guint64) b->n_banks)
         return 1;
 
-    /* Collect the words in ascending order if the stride allows, so the
-     * insertion moves nothing. */
-    const gboolean down = instr->addr_mode != INSTR_ADDR_EXPLICIT &&
-                          instr->addr_stride < 0;
+    /* Collect the words in ascending order when a negative stride makes
+     * that the last lane first: the insertion then moves nothing. */
     WordSet s;
     s.n = 0;
-    for (guint32 m = lanes; m != 0;) {
-        int lane = down ? 31 - __builtin_clz (m) : __builtin_ctz (m);
-        m &= ~(1u << lane);
-        guint64 addr = lane_addr (instr, lane);
-        guint64 end = lane_end_word (addr, b);
-        for (guint64 w = addr >> b->bank_shift; w != end; w++)
-            add_word (&s, w);
+    guint32 m = lanes;
+    if (instr->addr_mode != INSTR_ADDR_EXPLICIT && instr->addr_stride < 0) {
+        for (; m != 0; m &= ~(0x80000000u >> __builtin_clz (m)))
+            add_lane (&s, instr, 31 - __builtin_clz (m), b);
+    } else {
+        for (; m != 0; m &= m - 1)
+            add_lane (&s, instr, __builtin_ctz (m), b);
     }
     return worst_bank (&s, b->n_banks);
 }

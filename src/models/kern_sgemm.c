@@ -1,0 +1,691 @@
+/*
+ * kern_sgemm.c -- the SGEMM progression of Simon Boehm's "How to Optimize
+ * a CUDA Matmul Kernel for cuBLAS-like Performance" (2022; seed 004 is a
+ * write-up of it): C = alpha * A * B + beta * C, row-major, M = N = K =
+ * size, kernels 1..10 with the parameters of ../shared/data/README.md
+ * section 1 (the A6000 configuration by default; the A100 one of kernel
+ * 9 and 10 through --param).
+ *
+ * Each warp's stream follows the compiled code: the main loop's body
+ * holds, per iteration, the instruction mix of the reference SASS
+ * (../shared/data/sass, CUDA 13.0, sm_86; sm_80 differs by at most one
+ * instruction per class), counted by kernels/cuda/sassmix.py:
+ *
+ *   k  unroll  FFMA  LDG(.128)  STS(.128)  LDS  LDS.64  LDS.128  BAR  int  BRA
+ *   1  16 k    16    32         -          -    -       -        -    25   1
+ *   2  16 k    16    32         -          -    -       -        -    25   1
+ *   3  1 tile  32    2          2          32   -       8        2    7    1
+ *   4  1 tile  64    2          2          8    -       16       2    7    1
+ *   5  1 tile  512   8          8          -    -       32       2    16   1
+ *   6  1 tile  512   2 (.128)   4 + 1      -    -       32       2    8    1
+ *   7  1 tile  512   2 (.128)   8          64   -       16       2    15   1
+ *   8  1 tile  512   2 (.128)   8          4    4       30       2    16   1
+ *   9  1 tile  1024  4 (.128)   8 + 2      -    -       64       2    23   3
+ *   10 1 tile  2048  8 (.128)   16 + 4     -    -       96       2    28   1
+ *
+ * ("int": IMAD, IADD3/LOP3/ISETP/SHF, MOV and uniform-datapath
+ * instructions together.)  The order is the compiled one: the tile's
+ * global loads, the shared stores that wait for them, a barrier, the
+ * shared loads and FFMAs of the inner product (each dot step's loads
+ * issued while the previous step's FFMAs run), a barrier, the branch.
+ * Lane addresses are the algorithm's, exactly.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "models/kgen.h"
+
+enum {
+    P_BM, P_BN, P_BK, P_TM, P_TN, P_WM, P_WN, P_WNITER, P_THREADS, N_P
+};
+
+/* Register numbering of the models (what matters is which instruction
+ * waits for which). */
+enum {
+    R_ACC = 0,        /* accumulators: up to 128 */
+    R_LDS = 128,      /* shared-load results: two banks of 32 */
+    R_LDG = 192,      /* global-load results: up to 32 */
+    R_ADDR = 224,     /* address registers */
+    R_TMP = 240
+};
+
+/* Address selectors. */
+enum {
+    AD_NONE,
+    AD_A_ROW,         /* kernel 1: A[x][k], x = lane's row */
+    AD_B_BCAST,       /* kernel 1: B[k][y], one y per warp */
+    AD_A_BCAST,       /* kernel 2: A[row][k], one row per warp */
+    AD_B_ROW,         /* kernel 2: B[k][y], y = lane's column */
+    AD_C,             /* the thread's C element(s) (arg: which) */
+    AD_A_TILE,        /* global A tile element(s) for load 'arg' */
+    AD_B_TILE,
+    AD_AS_STORE,      /* As element(s) for load 'arg' */
+    AD_BS_STORE,
+    AD_AS_LOAD,       /* As read 'arg' of the inner product */
+    AD_BS_LOAD
+};
+
+typedef struct {
+    int kernel;
+    int bm, bn, bk, tm, tn, wm, wn, wniter, threads;
+    guint64 m, n, k;
+    guint64 a, b, c;           /* base addresses of the matrices */
+    gint64 as_bytes;           /* As then Bs in shared memory */
+    int bs_pitch;              /* floats per Bs row (BN + 5 for kernel 8) */
+} Sgemm;
+
+
+/* ------------------------------------------------------------------ */
+/* Who computes what                                                   */
+
+static void
+block_xy (guint64 grid_x, guint64 block, guint64 *bx, guint64 *by)
+{
+    *bx = block % grid_x;
+    *by = block / grid_x;
+}
+
+/* The row and column of the tile a block computes (the article's cRow,
+ * cCol; kernel 3 takes cRow from blockIdx.x, the later ones from y). */
+static void
+block_tile (const Sgemm *g, guint64 bx, guint64 by, guint64 *row0,
+            guint64 *col0)
+{
+    if (g->kernel == 3) {
+        *row0 = bx * (guint64) g->bm;
+        *col0 = by * (guint64) g->bn;
+    } else {
+        *row0 = by * (guint64) g->bm;
+        *col0 = bx * (guint64) g->bn;
+    }
+}
+
+/* Thread 'tid''s first result row and column inside the block tile. */
+static void
+thread_tile (const Sgemm *g, int tid, int *r, int *c)
+{
+    switch (g->kernel) {
+    case 3:
+        *r = tid / 32;
+        *c = tid % 32;
+        return;
+    case 4:
+        *r = (tid / g->bn) * g->tm;
+        *c = tid % g->bn;
+        return;
+    case 10: {
+        int warp = tid / 32, lane = tid % 32;
+        int wsubn = g->wn / g->wniter;
+        *r = (warp / (g->bn / g->wn)) * g->wm + (lane / (wsubn / g->tn)) * g->tm;
+        *c = (warp % (g->bn / g->wn)) * g->wn + (lane % (wsubn / g->tn)) * g->tn;
+        return;
+    }
+    default:
+        *r = (tid / (g->bn / g->tn)) * g->tm;
+        *c = (tid % (g->bn / g->tn)) * g->tn;
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Addresses                                                           */
+
+static gboolean
+vectorized (const Sgemm *g)
+{
+    return g->kernel >= 6;
+}
+
+/* Tile element that global load 'arg' of thread 'tid' reads. */
+static void
+tile_elem (const Sgemm *g, gboolean is_a, int tid, int arg, int *r, int *c)
+{
+    int cols = is_a ? g->bk : g->bn;
+    int per = vectorized (g) ? 4 : 1;
+    int per_row = cols / per;
+    int rows_per_pass = g->threads / per_row;
+    *r = tid / per_row + arg * rows_per_pass;
+    *c = (tid % per_row) * per;
+}
+
+static guint64
+as_addr (const Sgemm *g, int r, int c)
+{
+    /* Kernel 6 on stores As transposed: As[c][r]. */
+    return vectorized (g) ? (guint64) (c * g->bm + r) * 4
+                          : (guint64) (r * g->bk + c) * 4;
+}
+
+static guint64
+bs_addr (const Sgemm *g, int r, int c)
+{
+    guint64 base = (guint64) g->as_bytes;
+    if (g->kernel == 7) {
+        /* Linearized: element (k, tc * 8 + i) at (k * 8 + i) * 16 + tc. */
+        int tc = c / g->tn, i = c % g->tn;
+        return base + (guint64) ((r * g->tn + i) * (g->bn / g->tn) + tc) * 4;
+    }
+    return base + (guint64) (r * g->bs_pitch + c) * 4;
+}
+
+/* Lane address of inner-product read 'arg' for thread 'tid': 'arg'
+ * encodes the dot step and the piece (see the body builders). */
+static guint64
+inner_read (const Sgemm *g, gboolean is_a, int tid, int arg)
+{
+    int r0, c0, d = arg / 64, piece = arg % 64;
+    thread_tile (g, tid, &r0, &c0);
+    if (is_a) {
+        switch (g->kernel) {
+        case 3:  /* As[threadRow][d..d+3]: 4 dot steps per LDS.128 */
+            return as_addr (g, r0, d);
+        case 4:
+        case 5:  /* As[row r0 + i][4h]: i = piece / 2, h = piece % 2 */
+            return as_addr (g, r0 + piece / 2, (piece % 2) * 4);
+        default: /* transposed: As[d][r0 + 4 * piece] */
+            return (guint64) (d * g->bm + r0 + piece * 4) * 4;
+        }
+    }
+    switch (g->kernel) {
+    case 3:
+    case 4:  /* Bs[d][c0] */
+        return bs_addr (g, d, c0);
+    case 7:  /* scalar reads of the linearized layout */
+        return bs_addr (g, d, c0 + piece);
+    case 10: /* Bs[d][c0 + wSubCol * WSUBN] */
+        return bs_addr (g, d, c0 + piece * (g->wn / g->wniter));
+    default: /* Bs[d][c0 + 4 * piece] */
+        return bs_addr (g, d, c0 + piece * 4);
+    }
+}
+
+/* The C element(s) result 'arg' of thread 'tid' covers. */
+static guint64
+c_addr (const Sgemm *g, guint64 row0, guint64 col0, int tid, int arg)
+{
+    int r0, c0;
+    if (g->kernel <= 2)
+        return 0;
+    thread_tile (g, tid, &r0, &c0);
+    int per = vectorized (g) ? 4 : 1;
+    int cols = g->kernel == 3 ? 1 : g->kernel == 4 ? 1 : g->tn / per;
+    int i = arg / cols, j = (arg % cols) * per;
+    if (g->kernel == 10) {
+        int wsubm = g->wm, wsubn = g->wn / g->wniter;
+        int per_sub = g->tm * (g->tn / 4);
+        int sub = arg / per_sub, rest = arg % per_sub;
+        r0 += (sub / g->wniter) * wsubm + rest / (g->tn / 4);
+        c0 += (sub % g->wniter) * wsubn + (rest % (g->tn / 4)) * 4;
+        return g->c + ((row0 + (guint64) r0) * g->n + col0 + (guint64) c0) * 4;
+    }
+    return g->c + ((row0 + (guint64) (r0 + i)) * g->n + col0 + (guint64) (c0 + j)) * 4;
+}
+
+static guint64
+lane_addr (const KProgram *p, const Sgemm *g, guint64 block, int tid,
+           guint64 iter, const KOp *op)
+{
+    guint64 bx, by, row0, col0;
+    int r, c;
+    block_xy (p->k->grid_x, block, &bx, &by);
+    block_tile (g, bx, by, &row0, &col0);
+    int warp = tid / 32, lane = tid % 32;
+    guint64 k0 = iter * (guint64) (g->kernel <= 2 ? 16 : g->bk);
+    switch (op->addr) {
+    case AD_A_ROW:
+        return g->a + ((bx * 32 + (guint64) lane) * g->k + k0 + (guint64) op->arg) * 4;
+    case AD_B_BCAST:
+        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) warp) * 4;
+    case AD_A_BCAST:
+        return g->a + ((bx * 32 + (guint64) warp) * g->k + k0 + (guint64) op->arg) * 4;
+    case AD_B_ROW:
+        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) lane) * 4;
+    case AD_C:
+        if (g->kernel == 1)
+            return g->c + ((bx * 32 + (guint64) lane) * g->n + by * 32 + (guint64) warp) * 4;
+        if (g->kernel == 2)
+            return g->c + ((bx * 32 + (guint64) warp) * g->n + by * 32 + (guint64) lane) * 4;
+        return c_addr (g, row0, col0, tid, op->arg);
+    case AD_A_TILE:
+        tile_elem (g, TRUE, tid, op->arg, &r, &c);
+        return g->a + ((row0 + (guint64) r) * g->k + k0 + (guint64) c) * 4;
+    case AD_B_TILE:
+        tile_elem (g, FALSE, tid, op->arg, &r, &c);
+        return g->b + ((k0 + (guint64) r) * g->n + col0 + (guint64) c) * 4;
+    case AD_AS_STORE:
+        /* arg: load * 4 + component (transposed stores are scalar). */
+        tile_elem (g, TRUE, tid, op->arg / 4, &r, &c);
+        return as_addr (g, r, c + op->arg % 4);
+    case AD_BS_STORE:
+        tile_elem (g, FALSE, tid, op->arg / 4, &r, &c);
+        return bs_addr (g, r, c + op->arg % 4);
+    case AD_AS_LOAD:
+        return inner_read (g, TRUE, tid, op->arg);
+    case AD_BS_LOAD:
+        return inner_read (g, FALSE, tid, op->arg);
+    }
+    g_assert_not_reached ();
+}
+
+static void
+address (const KProgram *p, guint64 block, int warp, guint64 iter,
+         const KOp *op, Instr *out)
+{
+    const Sgemm *g = p->user;
+    out->addr_mode = INSTR_ADDR_EXPLICIT;
+    for (int lane = 0; lane < 32; lane++)
+        out->addr[lane] = lane_addr (p, g, block, warp * 32 + lane, iter, op);
+}
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                            */
+
+static void
+alu (KProgram *p, int seg, InstrOp op, int n)
+{
+    for (int i = 0; i < n; i++)
+        kgen_add (p, seg, op, R_TMP + i % 8, R_TMP + (i + 1) % 8, INSTR_NO_REG,
+                  INSTR_NO_REG);
+}
+
+/* Index arithmetic before the loop (S2R, IMAD, shifts: about a dozen in
+ * every reference kernel). */
+static void
+prologue (KProgram *p)
+{
+    alu (p, KGEN_PROLOGUE, INSTR_MOV, 3);
+    alu (p, KGEN_PROLOGUE, INSTR_IMAD, 5);
+    alu (p, KGEN_PROLOGUE, INSTR_SHF, 4);
+    kgen_add (p, KGEN_PROLOGUE, INSTR_MOV, R_ADDR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG);
+}
+
+/* beta * C + alpha * acc for 'n' results of 'width' bytes each. */
+static void
+epilogue (KProgram *p, int n, int width)
+{
+    int floats = width / 4;
+    alu (p, KGEN_EPILOGUE, INSTR_IMAD, 2);
+    for (int i = 0; i < n; i++) {
+        int reg = R_LDG + (i * floats) % 32;
+        kgen_mem (p, KGEN_EPILOGUE, INSTR_LDG, reg, R_ADDR, width, AD_C, i);
+        for (int f = 0; f < floats; f++) {
+            kgen_add (p, KGEN_EPILOGUE, INSTR_FMUL, R_ACC + (i * floats + f) % 128,
+                      R_ACC + (i * floats + f) % 128, INSTR_NO_REG, INSTR_NO_REG);
+            kgen_add (p, KGEN_EPILOGUE, INSTR_FFMA, reg + f, reg + f,
+                      R_TMP, R_ACC + (i * floats + f) % 128);
+        }
+        kgen_mem (p, KGEN_EPILOGUE, INSTR_STG, reg, R_ADDR, width, AD_C, i);
+    }
+}
+
+/* Kernels 1 and 2: 16 k steps per iteration, 32 loads then a chain of
+ * 16 FFMAs into one accumulator. */
+static void
+naive_body (KProgram *p, int kernel)
+{
+    guint8 ad_a = kernel == 1 ? AD_A_ROW : AD_A_BCAST;
+    guint8 ad_b = kernel == 1 ? AD_B_BCAST : AD_B_ROW;
+    alu (p, KGEN_BODY, INSTR_IMAD, 9);
+    for (int j = 0; j < 16; j++) {
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 2 * j, R_ADDR, 4, ad_b, j);
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 2 * j + 1, R_ADDR, 4, ad_a, j);
+        if (j % 2 == 0)
+            alu (p, KGEN_BODY, INSTR_IMAD, 1);
+    }
+    alu (p, KGEN_BODY, INSTR_IADD3, 3);
+    alu (p, KGEN_BODY, INSTR_MOV, 5);
+    for (int j = 0; j < 16; j++)
+        kgen_add (p, KGEN_BODY, INSTR_FFMA, R_ACC, R_LDG + 2 * j,
+                  R_LDG + 2 * j + 1, R_ACC);
+    kgen_add (p, KGEN_BODY, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+}
+
+typedef struct {
+    int n_ldg_a, n_ldg_b;      /* global loads per tile */
+    int ldg_width;
+    int sts_a, sts_b;          /* shared stores per tile */
+    int sts_a_width, sts_b_width;
+    int imad, int_alu;         /* loop overhead */
+    int bra;
+} TileShape;
+
+/* Shared loads of dot step 'd' (As reads, then Bs reads): how many and
+ * how wide. */
+static int
+step_reads (const Sgemm *g, int d, InstrOp *ops, guint8 *ads, int *args,
+            int *widths)
+{
+    int n = 0;
+#define READ(ad, arg, w) (ads[n] = (ad), args[n] = (arg), widths[n] = (w), \
+                          ops[n] = INSTR_LDS, n++)
+    switch (g->kernel) {
+    case 3:
+        if (d % 4 == 0)
+            READ (AD_AS_LOAD, d * 64, 16);
+        READ (AD_BS_LOAD, d * 64, 4);
+        break;
+    case 4:
+    case 5:
+        if (d == 0)  /* the rows of As this thread needs, up front */
+            for (int i = 0; i < 2 * g->tm; i++)
+                READ (AD_AS_LOAD, i, 16);
+        if (g->kernel == 4)
+            READ (AD_BS_LOAD, d * 64, 4);
+        else
+            for (int h = 0; h < g->tn / 4; h++)
+                READ (AD_BS_LOAD, d * 64 + h, 16);
+        break;
+    case 7:
+        for (int h = 0; h < g->tm / 4; h++)
+            READ (AD_AS_LOAD, d * 64 + h, 16);
+        for (int i = 0; i < g->tn; i++)
+            READ (AD_BS_LOAD, d * 64 + i, 4);
+        break;
+    case 8:
+        for (int h = 0; h < g->tm / 4; h++)
+            READ (AD_AS_LOAD, d * 64 + h, 16);
+        /* A padded row starts d mod 4 words off alignment: the compiler
+         * reads it with a mix of widths (kernels/cuda/sass_mix.csv). */
+        if (d % 2 == 0) {
+            READ (AD_BS_LOAD, d * 64, 16);
+            READ (AD_BS_LOAD, d * 64 + 1, 16);
+        } else {
+            READ (AD_BS_LOAD, d * 64, 4);
+            READ (AD_BS_LOAD, d * 64, 8);
+            READ (AD_BS_LOAD, d * 64 + 1, 16);
+        }
+        break;
+    case 10:
+        for (int h = 0; h < g->tm / 4; h++)
+            READ (AD_AS_LOAD, d * 64 + h, 16);
+        for (int s = 0; s < g->wniter; s++)
+            READ (AD_BS_LOAD, d * 64 + s, 16);
+        break;
+    default:   /* 6, 9 */
+        for (int h = 0; h < g->tm / 4; h++)
+            READ (AD_AS_LOAD, d * 64 + h, 16);
+        for (int h = 0; h < g->tn / 4; h++)
+            READ (AD_BS_LOAD, d * 64 + h, 16);
+        break;
+    }
+#undef READ
+    return n;
+}
+
+static int
+results_per_thread (const Sgemm *g)
+{
+    if (g->kernel == 3)
+        return 1;
+    if (g->kernel == 4)
+        return g->tm;
+    if (g->kernel == 10)
+        return g->tm * g->tn * (g->wm * g->wn / (g->wn / g->wniter) /
+                                g->wm) / g->wniter * g->wniter;
+    return g->tm * g->tn;
+}
+
+/* One dot step: the next step's reads are issued first, then this
+ * step's FFMAs, which use the reads of the bank 'd % 2'. */
+static void
+tile_steps (KProgram *p, const Sgemm *g, int results)
+{
+    InstrOp ops[64];
+    guint8 ads[64];
+    int args[64], widths[64];
+    for (int d = 0; d <= g->bk; d++) {
+        int bank = R_LDS + (d % 2) * 32;
+        if (d < g->bk) {
+            int n = step_reads (g, d, ops, ads, args, widths);
+            for (int i = 0; i < n; i++)
+                kgen_mem (p, KGEN_BODY, ops[i], bank + (i * 4) % 32, R_ADDR,
+                          widths[i], ads[i], args[i]);
+        }
+        if (d == 0)
+            continue;
+        int prev = R_LDS + ((d - 1) % 2) * 32;
+        for (int f = 0; f < results; f++)
+            kgen_add (p, KGEN_BODY, INSTR_FFMA, R_ACC + f % 128,
+                      prev + (f % 8) * 4 % 32, prev + 16 + (f % 4), R_ACC + f % 128);
+    }
+}
+
+static void
+tiled_body (KProgram *p, const Sgemm *g, const TileShape *t)
+{
+    alu (p, KGEN_BODY, INSTR_IMAD, t->imad);
+    for (int i = 0; i < t->n_ldg_a; i++)
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 4 * i, R_ADDR, t->ldg_width,
+                  AD_A_TILE, i);
+    for (int i = 0; i < t->n_ldg_b; i++)
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 16 + 4 * i, R_ADDR,
+                  t->ldg_width, AD_B_TILE, i);
+    /* Each store waits for its load's data. */
+    for (int i = 0; i < t->sts_a; i++) {
+        int per = t->sts_a / t->n_ldg_a, load = i / per;
+        int comp = t->sts_a_width == 4 && t->ldg_width == 16 ? i % per : 0;
+        kgen_mem (p, KGEN_BODY, INSTR_STS, R_LDG + 4 * load + comp, R_ADDR,
+                  t->sts_a_width, AD_AS_STORE, load * 4 + comp);
+    }
+    for (int i = 0; i < t->sts_b; i++) {
+        int per = t->sts_b / t->n_ldg_b, load = i / per;
+        int comp = t->sts_b_width == 4 && t->ldg_width == 16 ? i % per : 0;
+        kgen_mem (p, KGEN_BODY, INSTR_STS, R_LDG + 16 + 4 * load + comp, R_ADDR,
+                  t->sts_b_width, AD_BS_STORE, load * 4 + comp);
+    }
+    kgen_add (p, KGEN_BODY, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+    tile_steps (p, g, results_per_thread (g));
+    alu (p, KGEN_BODY, INSTR_IADD3, t->int_alu);
+    kgen_add (p, KGEN_BODY, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+    for (int i = 0; i < t->bra; i++)
+        kgen_add (p, KGEN_BODY, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
+                  INSTR_NO_REG, INSTR_NO_REG);
+}
+
+/* Loop overhead and the tile's loads and stores, per kernel, from the
+ * reference SASS counts in the table at the top. */
+static TileShape
+shape_of (const Sgemm *g)
+{
+    int a_loads = g->bm * g->bk / g->threads, b_loads = g->bk * g->bn / g->threads;
+    TileShape t = { a_loads, b_loads, 4, a_loads, b_loads, 4, 4, 1, 4, 1 };
+    switch (g->kernel) {
+    case 3:
+        t.int_alu = 6;
+        break;
+    case 4:
+        t.int_alu = 6;
+        break;
+    case 5:
+        t.imad = 7;
+        t.int_alu = 9;
+        break;
+    default:   /* float4 global loads; As stored transposed, 4 scalars */
+        t.n_ldg_a = a_loads / 4;
+        t.n_ldg_b = b_loads / 4;
+        t.ldg_width = 16;
+        t.sts_a = a_loads;
+        t.sts_b = g->kernel == 7 || g->kernel == 8 ? b_loads : b_loads / 4;
+        t.sts_b_width = g->kernel == 7 || g->kernel == 8 ? 4 : 16;
+        t.imad = g->kernel == 6 ? 1 : 2;
+        t.int_alu = g->kernel == 6 ? 7 : g->kernel == 10 ? 26 :
+                    g->kernel == 9 ? 21 : g->kernel == 8 ? 14 : 13;
+        t.bra = g->kernel == 9 ? 3 : 1;
+        break;
+    }
+    return t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Launch and checks                                                   */
+
+/* Registers per thread from ptxas -v (CUDA 13.0; data/README.md 1c:
+ * the article's HEAD sources, sm_86 / sm_80 / sm_90 columns), by
+ * kernel; the A100 settings of kernels 9 and 10 have their own. */
+static int
+registers (int kernel, const GpuSpec *spec, gboolean a100_params)
+{
+    static const int sm86[] = { 0, 36, 40, 36, 44, 128, 116, 104, 108, 100, 168 };
+    static const int sm80[] = { 0, 32, 32, 32, 52, 127, 118, 101, 104, 102, 167 };
+    static const int sm90[] = { 0, 32, 32, 32, 56, 96, 94, 94, 94, 92, 168 };
+    int cc = spec->device.cc_major * 10 + spec->device.cc_minor;
+    if (a100_params && kernel == 9)
+        return 41;
+    if (a100_params && kernel == 10)
+        return 100;
+    return cc >= 90 ? sm90[kernel] : cc == 80 || cc < 80 ? sm80[kernel]
+                                                          : sm86[kernel];
+}
+
+static gboolean
+check (const Sgemm *g, const KernInstance *k, GError **error)
+{
+    const char *why = NULL;
+    if (g->kernel >= 3) {
+        if (g->bm * g->bk % g->threads || g->bk * g->bn % g->threads)
+            why = "the block cannot load its tiles in whole passes "
+                  "(BM*BK and BK*BN must be multiples of THREADS)";
+        else if (g->kernel >= 5 && g->kernel != 10 &&
+                 (g->bm / g->tm) * (g->bn / g->tn) != g->threads)
+            why = "(BM/TM) x (BN/TN) must equal THREADS";
+        else if (g->kernel == 10 &&
+                 (g->bm / g->wm) * (g->bn / g->wn) * 32 != g->threads)
+            why = "(BM/WM) x (BN/WN) warps must equal THREADS / 32";
+        else if (g->kernel >= 6 && (g->tm % 4 || g->tn % 4 || g->bk % 4))
+            why = "TM, TN and BK must be multiples of 4 (float4 accesses)";
+    }
+    if (why == NULL && (g->m % (guint64) g->bm || g->n % (guint64) g->bn ||
+                        g->k % (guint64) (g->kernel <= 2 ? 16 : g->bk))) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "%s: size %" G_GINT64_FORMAT " is not a multiple of the "
+                     "%dx%d tile (and of %d along K): the kernel has no bounds "
+                     "checks and would read out of bounds", k->model->id,
+                     k->size, g->bm, g->bn, g->kernel <= 2 ? 16 : g->bk);
+        return FALSE;
+    }
+    if (why != NULL) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM, "%s: %s",
+                     k->model->id, why);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void
+launch (Sgemm *g, KernInstance *k)
+{
+    k->threads = g->threads;
+    if (g->kernel <= 3) {
+        k->grid_x = g->m / 32;
+        k->grid_y = g->n / 32;
+    } else {
+        k->grid_x = g->n / (guint64) g->bn;
+        k->grid_y = g->m / (guint64) g->bm;
+    }
+    g->bs_pitch = g->bn + (g->kernel == 8 ? 5 : 0);
+    g->as_bytes = (gint64) g->bm * g->bk * 4;
+    k->static_smem = g->kernel <= 2 ? 0 : g->as_bytes + (gint64) g->bk * g->bs_pitch * 4;
+    k->dyn_smem = 0;
+    k->flops = 2.0 * (double) g->m * (double) g->n * (double) g->k;
+    k->iterations = g->k / (guint64) (g->kernel <= 2 ? 16 : g->bk);
+    guint64 bytes = g->m * g->k * 4;
+    g->a = 0x100000000ull;
+    g->b = g->a + (bytes + 4095) / 4096 * 4096;
+    g->c = g->b + (bytes + 4095) / 4096 * 4096;
+}
+
+static void
+build (KProgram *p, const Sgemm *g)
+{
+    int per = vectorized (g) ? 4 : 1;
+    prologue (p);
+    if (g->kernel <= 2) {
+        naive_body (p, g->kernel);
+        epilogue (p, 1, 4);
+        return;
+    }
+    TileShape t = shape_of (g);
+    tiled_body (p, g, &t);
+    epilogue (p, results_per_thread (g) / per, 4 * per);
+}
+
+static void
+free_data (void *data)
+{
+    KProgram *p = data;
+    g_free (p->user);
+    kgen_program_free (p);
+}
+
+static gboolean
+setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
+              GError **error)
+{
+    Sgemm *g = g_new0 (Sgemm, 1);
+    g->kernel = kernel;
+    g->bm = (int) k->param[P_BM];
+    g->bn = (int) k->param[P_BN];
+    g->bk = (int) k->param[P_BK];
+    g->tm = (int) k->param[P_TM];
+    g->tn = (int) k->param[P_TN];
+    g->wm = (int) k->param[P_WM];
+    g->wn = (int) k->param[P_WN];
+    g->wniter = (int) k->param[P_WNITER];
+    g->threads = (int) k->param[P_THREADS];
+    g->m = g->n = g->k = (guint64) k->size;
+    if (!check (g, k, error)) {
+        g_free (g);
+        return FALSE;
+    }
+    launch (g, k);
+    k->regs = registers (kernel, spec, kernel >= 9 && g->bm == 64);
+    KProgram *p = kgen_program_new (k, address, k->iterations);
+    p->user = g;
+    build (p, g);
+    k->data = p;
+    return TRUE;
+}
+
+static InstrStream *
+open_warp (const KernInstance *k, guint64 block, int warp)
+{
+    return kgen_stream_new (k->data, block, warp, 0xffffffffu);
+}
+
+/* Each kernel fixes what the article fixes, the rest are parameters. */
+#define SGEMM_MODEL(n, summary, BM, BN, BK, TM, TN, THR)                     \
+    static const KernParam params_##n[N_P] = {                               \
+        { "BM", BM, 8, 256, "block tile rows" },                             \
+        { "BN", BN, 8, 256, "block tile columns" },                          \
+        { "BK", BK, 4, 64, "tile depth" },                                   \
+        { "TM", TM, 1, 16, "results per thread, rows" },                     \
+        { "TN", TN, 1, 16, "results per thread, columns" },                  \
+        { "WM", 64, 8, 256, "warp tile rows (kernel 10)" },                  \
+        { "WN", 64, 8, 256, "warp tile columns (kernel 10)" },               \
+        { "WNITER", 4, 1, 16, "warp subtiles along N (kernel 10)" },         \
+        { "THREADS", THR, 32, 1024, "threads per block" },                   \
+    };                                                                       \
+    static gboolean setup_##n (KernInstance *k, const GpuSpec *s, GError **e) \
+    {                                                                        \
+        return setup_kernel (k, s, n, e);                                    \
+    }                                                                        \
+    const KernModel kern_sgemm##n##_model = {                                \
+        "sgemm-" #n, summary, params_##n, N_P, "M = N = K",                  \
+        setup_##n, open_warp, free_data                                      \
+    };
+
+SGEMM_MODEL (1, "naive: a warp's lanes walk rows of A (uncoalesced)", 32, 32, 16, 1, 1, 1024)
+SGEMM_MODEL (2, "global-memory coalescing: a warp's lanes walk columns", 32, 32, 16, 1, 1, 1024)
+SGEMM_MODEL (3, "shared-memory tiles of 32x32", 32, 32, 32, 1, 1, 1024)
+SGEMM_MODEL (4, "1D blocktiling: 8 results per thread", 64, 64, 8, 8, 1, 512)
+SGEMM_MODEL (5, "2D blocktiling: 8x8 results per thread", 128, 128, 8, 8, 8, 256)
+SGEMM_MODEL (6, "vectorized (float4) loads, As transposed", 128, 128, 8, 8, 8, 256)
+SGEMM_MODEL (7, "bank conflicts avoided by linearizing Bs", 128, 128, 8, 8, 8, 256)
+SGEMM_MODEL (8, "bank conflicts avoided by padding Bs", 128, 128, 8, 8, 8, 256)
+SGEMM_MODEL (9, "autotuned tiles (BK = 16)", 128, 128, 16, 8, 8, 256)
+SGEMM_MODEL (10, "warptiling", 128, 128, 16, 8, 4, 128)
