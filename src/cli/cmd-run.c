@@ -26,6 +26,7 @@ typedef struct {
     gint64 regs;
     gint64 smem;
     gboolean exact;
+    gboolean sampled;
     gboolean verbose;
     char *format;
     char *output;
@@ -43,6 +44,13 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             k->model->id, s->id, k->size, k->grid_x, k->grid_y,
                             k->threads, r->launch.regs_per_thread,
                             r->launch.static_smem_bytes + r->launch.dyn_smem_bytes);
+    g_string_append_printf (o, "simulation           %s\n",
+                            r->sampled ? "sampled" : "exact");
+    if (r->sampled)
+        g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
+                                " of %" G_GUINT64_FORMAT " main-loop "
+                                "iterations, %" G_GUINT64_FORMAT " waves\n",
+                                r->window, k->iterations, r->waves);
     g_string_append_printf (o, "cycles               %" G_GUINT64_FORMAT "\n"
                             "time                 %.4f ms\n"
                             "throughput           %.1f GFLOP/s\n"
@@ -117,6 +125,8 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "smem_bank_conflicts", (gint64) r->mem.smem_conflicts);
     json_builder_set_member_name (b, "sampled");
     json_builder_add_boolean_value (b, r->sampled);
+    member_int (b, "window_iterations", (gint64) r->window);
+    member_int (b, "waves", (gint64) r->waves);
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);
     g_autofree char *text = json_to_string (root, TRUE);
@@ -138,7 +148,8 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = cli_gpu_options_load (gpu, &error);
     const KernModel *model = kern_find (a->kernel);
-    RunOptions o = { a->regs, a->smem };
+    RunOptions o = { a->regs, a->smem,
+                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO };
     RunResult r;
     g_autoptr (GString) out = g_string_new (NULL);
 
@@ -170,15 +181,18 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
     }
     if (a->verbose)
         fprintf (stderr, "smsim run: %" G_GUINT64_FORMAT " warp instructions "
-                 "in %.2f s: %.1f million per second (%" G_GUINT64_FORMAT
-                 " events)\n", r.stats.warp_instructions, wall,
-                 (double) r.stats.warp_instructions / wall / 1e6, r.events);
+                 "simulated in %.2f s: %.1f million per second (%"
+                 G_GUINT64_FORMAT " events)\n", r.simulated_instructions, wall,
+                 (double) r.simulated_instructions / wall / 1e6, r.events);
     return CLI_EXIT_OK;
 }
 
 static const char description[] =
-    "Runs every SM of the GPU on shared L2 and DRAM, every instruction of\n"
-    "every warp (sampling large launches comes later; keep sizes modest).\n"
+    "Runs every SM of the GPU on shared L2 and DRAM.  A launch with several\n"
+    "waves of blocks or a long main loop is sampled: each wave is simulated\n"
+    "on the whole GPU for a window of 2, 4, 8 ... main-loop iterations\n"
+    "until the cost of one more iteration settles within 1 %, then\n"
+    "extrapolated (--exact forbids it, --sampled forces it).\n"
     "Stall states are Nsight Compute's, in warp cycles per issued\n"
     "instruction: they add up to the average cycles between a warp's\n"
     "issues.\n\n"
@@ -192,7 +206,7 @@ run_exec (int argc, char **argv)
 {
     const CmdEntry *cmd = &cmd_run_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
-    RunArgs a = { NULL, -1, NULL, -1, -1, FALSE, FALSE, NULL, NULL };
+    RunArgs a = { NULL, -1, NULL, -1, -1, FALSE, FALSE, FALSE, NULL, NULL };
     const GOptionEntry entries[] = {
         { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
           "kernel model (see `smsim kernels`)", "ID" },
@@ -206,7 +220,10 @@ run_exec (int argc, char **argv)
         { "smem", 's', 0, G_OPTION_ARG_INT64, &a.smem,
           "static shared memory per block instead of the model's", "B" },
         { "exact", 0, 0, G_OPTION_ARG_NONE, &a.exact,
-          "simulate every instruction (the only mode so far)", NULL },
+          "simulate every instruction of every warp (no sampling)", NULL },
+        { "sampled", 0, 0, G_OPTION_ARG_NONE, &a.sampled,
+          "sample a window of the main loop even if the launch is small",
+          NULL },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &a.format,
           "text (default) or json", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,

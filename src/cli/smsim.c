@@ -17,6 +17,7 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_occupancy_entry,
     &cmd_kernels_entry,
     &cmd_run_entry,
+    &cmd_validate_entry,
 };
 
 static void

@@ -140,5 +140,12 @@ kern_blocks (const KernInstance *k)
 InstrStream *
 kern_open_warp (const KernInstance *k, guint64 block, int warp)
 {
-    return k->model->open_warp (k, block, warp);
+    return k->model->open_warp (k, block, warp, k->iterations);
+}
+
+InstrStream *
+kern_open_warp_window (const KernInstance *k, guint64 block, int warp,
+                       guint64 iterations)
+{
+    return k->model->open_warp (k, block, warp, MIN (iterations, k->iterations));
 }

@@ -69,7 +69,10 @@ struct KernModel {
     /* Derive the launch from size and parameters; reject what the real
      * kernel could not run, saying why. */
     gboolean (*setup) (KernInstance *k, const GpuSpec *spec, GError **error);
-    InstrStream *(*open_warp) (const KernInstance *k, guint64 block, int warp);
+    /* Warp 'warp' of 'block', its main loop run 'iterations' times (the
+     * instance's count, or fewer for a sampled window). */
+    InstrStream *(*open_warp) (const KernInstance *k, guint64 block, int warp,
+                               guint64 iterations);
     void (*free_data) (void *data);
 };
 
@@ -87,6 +90,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (KernInstance, kern_instance_free)
 
 guint64 kern_blocks (const KernInstance *k);
 InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
+/* The same with the main loop cut to 'iterations' (a sampling window). */
+InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,
+                                    int warp, guint64 iterations);
 
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);

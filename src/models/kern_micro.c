@@ -51,7 +51,7 @@ pchase_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = 16;
     k->flops = 0;
     k->iterations = (guint64) k->size;
-    KProgram *p = kgen_program_new (k, pchase_address, k->iterations);
+    KProgram *p = kgen_program_new (k, pchase_address);
     /* LDG R2 <- [R2]: the address is the last load's value. */
     kgen_mem (p, KGEN_BODY, INSTR_LDG, 2, 2, 4, 1, 0);
     k->data = p;
@@ -59,9 +59,10 @@ pchase_setup (KernInstance *k, const GpuSpec *spec, GError **error)
 }
 
 static InstrStream *
-pchase_open (const KernInstance *k, guint64 block, int warp)
+pchase_open (const KernInstance *k, guint64 block, int warp,
+             guint64 iterations)
 {
-    return kgen_stream_new (k->data, block, warp, 1u);
+    return kgen_stream_new (k->data, block, warp, 1u, iterations);
 }
 
 const KernModel kern_pchase_model = {
@@ -105,7 +106,7 @@ stream_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->grid_y = 1;
     k->regs = 8;
     k->flops = 0;
-    KProgram *p = kgen_program_new (k, stream_address, 0);
+    KProgram *p = kgen_program_new (k, stream_address);
     kgen_add (p, KGEN_PROLOGUE, INSTR_IMAD, 0, 1, 2, INSTR_NO_REG);
     kgen_add (p, KGEN_PROLOGUE, INSTR_IMAD, 2, 0, INSTR_NO_REG, INSTR_NO_REG)->n_dst = 2;
     kgen_mem (p, KGEN_PROLOGUE, INSTR_LDG, 4, 2, 4, 1, 0);
@@ -116,9 +117,10 @@ stream_setup (KernInstance *k, const GpuSpec *spec, GError **error)
 }
 
 static InstrStream *
-stream_open (const KernInstance *k, guint64 block, int warp)
+stream_open (const KernInstance *k, guint64 block, int warp,
+             guint64 iterations)
 {
-    return kgen_stream_new (k->data, block, warp, 0xffffffffu);
+    return kgen_stream_new (k->data, block, warp, 0xffffffffu, iterations);
 }
 
 const KernModel kern_stream_model = {
@@ -161,7 +163,7 @@ loaduse_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = 16;
     k->iterations = (guint64) k->param[0];
     k->flops = 2.0 * 32 * (double) k->size * (double) k->iterations;
-    KProgram *p = kgen_program_new (k, loaduse_address, k->iterations);
+    KProgram *p = kgen_program_new (k, loaduse_address);
     kgen_mem (p, KGEN_BODY, INSTR_LDG, 4, 2, 4, 1, 0);
     kgen_add (p, KGEN_BODY, INSTR_FFMA, 5, 4, 4, 5);
     k->data = p;

@@ -115,6 +115,8 @@ thread_tile (const Sgemm *g, int tid, int *r, int *c)
         *c = tid % g->bn;
         return;
     case 10: {
+        /* Warp tile WM x WN in WMITER x WNITER subtiles; a thread's
+         * first result in the first subtile. */
         int warp = tid / 32, lane = tid % 32;
         int wsubn = g->wn / g->wniter;
         *r = (warp / (g->bn / g->wn)) * g->wm + (lane / (wsubn / g->tn)) * g->tm;
@@ -169,6 +171,14 @@ bs_addr (const Sgemm *g, int r, int c)
     return base + (guint64) (r * g->bs_pitch + c) * 4;
 }
 
+/* Kernel 10's subtiles along M: the warp tile holds WMITER x WNITER
+ * subtiles of TM x TN results per thread. */
+static int
+wmiter (const Sgemm *g)
+{
+    return MAX (1, g->wm * g->wn / (32 * g->tm * g->tn * g->wniter));
+}
+
 /* Lane address of inner-product read 'arg' for thread 'tid': 'arg'
  * encodes the dot step and the piece (see the body builders). */
 static guint64
@@ -183,6 +193,9 @@ inner_read (const Sgemm *g, gboolean is_a, int tid, int arg)
         case 4:
         case 5:  /* As[row r0 + i][4h]: i = piece / 2, h = piece % 2 */
             return as_addr (g, r0 + piece / 2, (piece % 2) * 4);
+        case 10: /* As[d][r0 + wSubRow * WSUBM + 4h], piece = wSubRow * 4 + h */
+            return (guint64) (d * g->bm + r0 + (piece / 4) * (g->wm / wmiter (g)) +
+                              (piece % 4) * 4) * 4;
         default: /* transposed: As[d][r0 + 4 * piece] */
             return (guint64) (d * g->bm + r0 + piece * 4) * 4;
         }
@@ -193,8 +206,9 @@ inner_read (const Sgemm *g, gboolean is_a, int tid, int arg)
         return bs_addr (g, d, c0);
     case 7:  /* scalar reads of the linearized layout */
         return bs_addr (g, d, c0 + piece);
-    case 10: /* Bs[d][c0 + wSubCol * WSUBN] */
-        return bs_addr (g, d, c0 + piece * (g->wn / g->wniter));
+    case 10: /* Bs[d][c0 + wSubCol * WSUBN + 4h], piece = wSubCol * 4 + h */
+        return bs_addr (g, d, c0 + (piece / 4) * (g->wn / g->wniter) +
+                                  (piece % 4) * 4);
     default: /* Bs[d][c0 + 4 * piece] */
         return bs_addr (g, d, c0 + piece * 4);
     }
@@ -212,7 +226,7 @@ c_addr (const Sgemm *g, guint64 row0, guint64 col0, int tid, int arg)
     int cols = g->kernel == 3 ? 1 : g->kernel == 4 ? 1 : g->tn / per;
     int i = arg / cols, j = (arg % cols) * per;
     if (g->kernel == 10) {
-        int wsubm = g->wm, wsubn = g->wn / g->wniter;
+        int wsubm = g->wm / wmiter (g), wsubn = g->wn / g->wniter;
         int per_sub = g->tm * (g->tn / 4);
         int sub = arg / per_sub, rest = arg % per_sub;
         r0 += (sub / g->wniter) * wsubm + rest / (g->tn / 4);
@@ -399,10 +413,12 @@ step_reads (const Sgemm *g, int d, InstrOp *ops, guint8 *ads, int *args,
         }
         break;
     case 10:
-        for (int h = 0; h < g->tm / 4; h++)
-            READ (AD_AS_LOAD, d * 64 + h, 16);
+        for (int m = 0; m < wmiter (g); m++)
+            for (int h = 0; h < g->tm / 4; h++)
+                READ (AD_AS_LOAD, d * 64 + m * 4 + h, 16);
         for (int s = 0; s < g->wniter; s++)
-            READ (AD_BS_LOAD, d * 64 + s, 16);
+            for (int h = 0; h < g->tn / 4; h++)
+                READ (AD_BS_LOAD, d * 64 + s * 4 + h, 16);
         break;
     default:   /* 6, 9 */
         for (int h = 0; h < g->tm / 4; h++)
@@ -423,8 +439,7 @@ results_per_thread (const Sgemm *g)
     if (g->kernel == 4)
         return g->tm;
     if (g->kernel == 10)
-        return g->tm * g->tn * (g->wm * g->wn / (g->wn / g->wniter) /
-                                g->wm) / g->wniter * g->wniter;
+        return g->tm * g->tn * wmiter (g) * g->wniter;
     return g->tm * g->tn;
 }
 
@@ -644,7 +659,7 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
     }
     launch (g, k);
     k->regs = registers (kernel, spec, kernel >= 9 && g->bm == 64);
-    KProgram *p = kgen_program_new (k, address, k->iterations);
+    KProgram *p = kgen_program_new (k, address);
     p->user = g;
     build (p, g);
     k->data = p;
@@ -652,9 +667,10 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
 }
 
 static InstrStream *
-open_warp (const KernInstance *k, guint64 block, int warp)
+open_warp (const KernInstance *k, guint64 block, int warp,
+           guint64 iterations)
 {
-    return kgen_stream_new (k->data, block, warp, 0xffffffffu);
+    return kgen_stream_new (k->data, block, warp, 0xffffffffu, iterations);
 }
 
 /* Each kernel fixes what the article fixes, the rest are parameters. */

@@ -46,7 +46,7 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = 8;
     k->flops = (double) k->size;
     k->iterations = 0;
-    KProgram *p = kgen_program_new (k, address, 0);
+    KProgram *p = kgen_program_new (k, address);
     kgen_add (p, KGEN_PROLOGUE, INSTR_MOV, 0, INSTR_NO_REG, INSTR_NO_REG,
               INSTR_NO_REG);
     kgen_add (p, KGEN_PROLOGUE, INSTR_MOV, 3, INSTR_NO_REG, INSTR_NO_REG,
@@ -66,14 +66,15 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
 
 /* Lanes past N fail the bounds check: they take no part. */
 static InstrStream *
-open_warp (const KernInstance *k, guint64 block, int warp)
+open_warp (const KernInstance *k, guint64 block, int warp,
+           guint64 iterations)
 {
     guint64 first = block * (guint64) k->threads + (guint64) warp * 32;
     guint64 in_block = MIN (32, (guint64) k->threads - (guint64) warp * 32);
     guint64 live = first >= (guint64) k->size ? 0
                    : MIN (in_block, (guint64) k->size - first);
     guint32 mask = live >= 32 ? 0xffffffffu : (1u << live) - 1;
-    return kgen_stream_new (k->data, block, warp, mask);
+    return kgen_stream_new (k->data, block, warp, mask, iterations);
 }
 
 static void

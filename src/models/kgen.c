@@ -6,12 +6,11 @@
 #include "models/kgen.h"
 
 KProgram *
-kgen_program_new (const KernInstance *k, KAddrFn address, guint64 iterations)
+kgen_program_new (const KernInstance *k, KAddrFn address)
 {
     KProgram *p = g_new0 (KProgram, 1);
     for (int s = 0; s < KGEN_N_SEGMENTS; s++)
         p->seg[s] = g_array_new (FALSE, TRUE, sizeof (KOp));
-    p->iterations = iterations;
     p->address = address;
     p->k = k;
     return p;
@@ -68,6 +67,7 @@ typedef struct {
     int seg;
     guint pc;
     guint64 iter;
+    guint64 iterations;
     gboolean done;
     Instr instr;
 } KStream;
@@ -79,14 +79,14 @@ advance (KStream *s)
 {
     for (;;) {
         GArray *ops = s->p->seg[s->seg];
-        if (s->seg == KGEN_BODY && s->iter >= s->p->iterations) {
+        if (s->seg == KGEN_BODY && s->iter >= s->iterations) {
             s->seg++;
             s->pc = 0;
             continue;
         }
         if (s->pc < ops->len)
             return TRUE;
-        if (s->seg == KGEN_BODY && ++s->iter < s->p->iterations) {
+        if (s->seg == KGEN_BODY && ++s->iter < s->iterations) {
             s->pc = 0;
             continue;
         }
@@ -133,7 +133,8 @@ kstream_free (InstrStream *s)
 static const InstrStreamOps kstream_ops = { kstream_next, kstream_free };
 
 InstrStream *
-kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active)
+kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
+                 guint64 iterations)
 {
     KStream *s = g_new0 (KStream, 1);
     s->base.ops = &kstream_ops;
@@ -141,5 +142,6 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active)
     s->block = block;
     s->warp = warp;
     s->active = active;
+    s->iterations = iterations;
     return &s->base;
 }

@@ -3,8 +3,8 @@
  * program.
  *
  * A program is three segments of operations: the prologue, the body of
- * the main loop (played 'iterations' times) and the epilogue, which ends
- * in EXIT.  Registers and widths are fixed in each operation; lane
+ * the main loop (played as many times as the stream is told) and the
+ * epilogue, which ends in EXIT.  Registers and widths are fixed in each operation; lane
  * addresses of memory operations come from the kernel's address
  * function, given the block, the warp, the iteration and the operation's
  * own argument.  The stream holds one instruction at a time.
@@ -32,14 +32,12 @@ typedef void (*KAddrFn) (const KProgram *p, guint64 block, int warp,
 
 struct KProgram {
     GArray *seg[KGEN_N_SEGMENTS];   /* of KOp */
-    guint64 iterations;
     KAddrFn address;
     const KernInstance *k;          /* borrowed: the owner */
     void *user;                     /* the kernel's own data, borrowed */
 };
 
-KProgram *kgen_program_new (const KernInstance *k, KAddrFn address,
-                            guint64 iterations);
+KProgram *kgen_program_new (const KernInstance *k, KAddrFn address);
 void kgen_program_free (KProgram *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KProgram, kgen_program_free)
 
@@ -54,8 +52,9 @@ KOp *kgen_mem (KProgram *p, int segment, InstrOp op, int reg, int src,
 /* Count the operations of 'op' in 'segment' (for tests and `trace info`). */
 guint kgen_count (const KProgram *p, int segment, InstrOp op);
 
-/* The stream of warp 'warp' of 'block'; 'active' is its lane mask. */
+/* The stream of warp 'warp' of 'block'; 'active' is its lane mask; the
+ * body is played 'iterations' times. */
 InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
-                              guint32 active);
+                              guint32 active, guint64 iterations);
 
 #endif

@@ -3,15 +3,153 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "models/run.h"
 #include "sim/gpu.h"
 
+typedef struct {
+    const KernInstance *k;
+    guint64 iterations;
+} Window;
+
 static InstrStream *
 open_warp (void *ctx, guint64 block, int warp)
 {
-    return kern_open_warp (ctx, block, warp);
+    const Window *w = ctx;
+    return kern_open_warp_window (w->k, block, warp, w->iterations);
+}
+
+/* One simulation: 'blocks' blocks, the main loop cut to 'iterations'. */
+typedef struct {
+    SimStats st;
+    MemStats mem;
+    guint64 events;
+} Sample;
+
+static void
+simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
+          guint64 blocks, guint64 iterations, Sample *out)
+{
+    Window win = { k, iterations };
+    GpuWorkload w = { blocks, k->threads, occ->blocks_per_sm,
+                      (guint64) MAX (occ->l1_bytes, 0), open_warp, &win };
+    g_autoptr (Gpu) gpu = gpu_new (spec, &w);
+    gpu_run (gpu);
+    gpu_stats (gpu, &out->st);
+    out->mem = *gpu_mem_stats (gpu);
+    out->events = gpu_events (gpu);
+}
+
+/* Counters are all 64-bit: extrapolate them as arrays. */
+G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
+G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
+
+static void
+extrapolate_array (guint64 *out, const guint64 *a, const guint64 *b,
+                   gsize n, double ia, double ib, double target)
+{
+    for (gsize i = 0; i < n; i++) {
+        double slope = ((double) b[i] - (double) a[i]) / (ib - ia);
+        double v = (double) b[i] + slope * (target - ib);
+        out[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
+}
+
+static void
+extrapolate (Sample *out, const Sample *a, const Sample *b, guint64 ia,
+             guint64 ib, guint64 target)
+{
+    extrapolate_array ((guint64 *) &out->st, (const guint64 *) &a->st,
+                       (const guint64 *) &b->st, sizeof out->st / 8,
+                       (double) ia, (double) ib, (double) target);
+    extrapolate_array ((guint64 *) &out->mem, (const guint64 *) &a->mem,
+                       (const guint64 *) &b->mem, sizeof out->mem / 8,
+                       (double) ia, (double) ib, (double) target);
+    out->events = a->events + b->events;
+}
+
+/* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
+ * cost of one more iteration has settled (within 1 %), then extrapolated
+ * to the whole loop.  Returns the largest window used. */
+static guint64
+sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
+             guint64 blocks, Sample *out, guint64 *simulated)
+{
+    guint64 iters = k->iterations, i1 = MIN (2, iters), i2;
+    Sample a, b;
+    double slope_before = -1;
+    simulate (spec, k, occ, blocks, i1, &a);
+    *simulated += a.st.warp_instructions;
+    for (;;) {
+        i2 = MIN (2 * i1, iters);
+        simulate (spec, k, occ, blocks, i2, &b);
+        *simulated += b.st.warp_instructions;
+        double slope = ((double) b.st.cycles - (double) a.st.cycles) /
+                       (double) (i2 - i1);
+        if (i2 == iters ||
+            (slope_before >= 0 && fabs (slope - slope_before) <= 0.01 * slope))
+            break;
+        slope_before = slope;
+        a = b;
+        i1 = i2;
+    }
+    if (i2 == iters)
+        *out = b;
+    else
+        extrapolate (out, &a, &b, i1, i2, iters);
+    return i2;
+}
+
+static void
+add_sample (Sample *total, const Sample *s, guint64 times)
+{
+    guint64 *t = (guint64 *) &total->st;
+    const guint64 *v = (const guint64 *) &s->st;
+    for (gsize i = 0; i < sizeof total->st / 8; i++)
+        t[i] += v[i] * times;
+    t = (guint64 *) &total->mem;
+    v = (const guint64 *) &s->mem;
+    for (gsize i = 0; i < sizeof total->mem / 8; i++)
+        t[i] += v[i] * times;
+    total->events += s->events;
+}
+
+static gboolean
+should_sample (const KernInstance *k, const RunOptions *o, guint64 waves)
+{
+    if (o->mode == RUN_EXACT || k->iterations < 4)
+        return FALSE;
+    if (o->mode == RUN_SAMPLED)
+        return TRUE;
+    return waves > 1 || k->iterations > 32;
+}
+
+static void
+run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
+{
+    guint64 per_wave = (guint64) spec->device.sm_count *
+                       (guint64) r->occ.blocks_per_sm;
+    guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
+    Sample total, wave;
+    memset (&total, 0, sizeof total);
+    if (full > 0) {
+        r->window = sample_wave (spec, k, &r->occ, per_wave, &wave,
+                                 &r->simulated_instructions);
+        add_sample (&total, &wave, full);
+    }
+    if (tail > 0) {
+        guint64 w = sample_wave (spec, k, &r->occ, tail, &wave,
+                                 &r->simulated_instructions);
+        r->window = MAX (r->window, w);
+        add_sample (&total, &wave, 1);
+    }
+    r->stats = total.st;
+    r->mem = total.mem;
+    r->events = total.events;
+    r->cycles = total.st.cycles;
+    r->sampled = TRUE;
 }
 
 static void
@@ -62,15 +200,21 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
         return FALSE;
     }
     out->blocks = kern_blocks (k);
-    GpuWorkload w = { out->blocks, k->threads, out->occ.blocks_per_sm,
-                      (guint64) MAX (out->occ.l1_bytes, 0), open_warp,
-                      (void *) k };
-    g_autoptr (Gpu) gpu = gpu_new (spec, &w);
-    gpu_run (gpu);
-    out->cycles = gpu_cycles (gpu);
-    gpu_stats (gpu, &out->stats);
-    out->mem = *gpu_mem_stats (gpu);
-    out->events = gpu_events (gpu);
+    guint64 per_wave = (guint64) spec->device.sm_count *
+                       (guint64) out->occ.blocks_per_sm;
+    out->waves = (out->blocks + per_wave - 1) / per_wave;
+    if (should_sample (k, options, out->waves)) {
+        run_sampled (spec, k, out);
+    } else {
+        Sample s;
+        simulate (spec, k, &out->occ, out->blocks, k->iterations, &s);
+        out->stats = s.st;
+        out->mem = s.mem;
+        out->events = s.events;
+        out->cycles = s.st.cycles;
+        out->window = k->iterations;
+        out->simulated_instructions = s.st.warp_instructions;
+    }
     figures (spec, k, out);
     return TRUE;
 }

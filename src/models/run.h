@@ -2,6 +2,15 @@
  * run.h -- one kernel launch simulated on a whole GPU: occupancy from
  * the launch (with --regs/--smem overrides), every SM on shared L2 and
  * DRAM, and the figures `smsim run` reports.
+ *
+ * Sampling (DESIGN.md principle 5): every block of a matmul does the same
+ * work, so a big launch is simulated wave by wave on the whole GPU for a
+ * window of its main loop.  The window doubles (2, 4, 8, ... iterations)
+ * until the cycles one more iteration costs, measured between the last
+ * two windows, change by less than 1 % from the window before: the wave's
+ * time and counters are then extrapolated linearly to the full loop.  The
+ * launch is (waves - 1) full waves and a last, partial wave, each
+ * simulated the same way.
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H
@@ -11,12 +20,19 @@
 #include "sim/memhier.h"
 #include "sim/stats.h"
 
+typedef enum {
+    RUN_AUTO,           /* sample launches with a long main loop or waves */
+    RUN_EXACT,          /* every instruction of every warp */
+    RUN_SAMPLED         /* a window of the main loop, extrapolated */
+} RunMode;
+
 typedef struct {
     gint64 regs;        /* per thread; -1: the model's */
     gint64 smem;        /* static bytes per block; -1: the model's */
+    RunMode mode;
 } RunOptions;
 
-#define RUN_OPTIONS_INIT { -1, -1 }
+#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO }
 
 typedef struct {
     OccLaunch launch;
@@ -33,6 +49,9 @@ typedef struct {
     MemStats mem;
     guint64 events;
     gboolean sampled;
+    guint64 window;             /* main-loop iterations simulated per block */
+    guint64 waves;              /* full and partial waves of blocks */
+    guint64 simulated_instructions;   /* what the run actually simulated */
 } RunResult;
 
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,

@@ -52,13 +52,25 @@ cache_free (Cache *c)
     g_free (c);
 }
 
+/* The set of 'line'.  GPUs hash addresses over their cache sets and L2
+ * slices (the function is not published); a plain modulo would let the
+ * power-of-two strides of matrix rows pile onto a few sets.  smsim mixes
+ * the line number with a multiplicative (Fibonacci) hash: an assumption,
+ * uniform and deterministic. */
+static guint64
+set_base (const Cache *c, guint64 line)
+{
+    guint64 h = (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24;
+    return (h % c->n_sets) * (guint64) c->assoc;
+}
+
 /* Index of the way holding 'line', or -1. */
 static gint64
 find (Cache *c, guint64 line)
 {
     if (c->last >= 0 && c->last_line == line && c->ways[c->last].present)
         return c->last;
-    guint64 base = (line % c->n_sets) * (guint64) c->assoc;
+    guint64 base = set_base (c, line);
     for (int w = 0; w < c->assoc; w++)
         if (c->tags[base + (guint64) w] == line &&
             c->ways[base + (guint64) w].present != 0) {
@@ -87,7 +99,7 @@ cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready)
 static guint64
 victim (Cache *c, guint64 line)
 {
-    guint64 base = (line % c->n_sets) * (guint64) c->assoc;
+    guint64 base = set_base (c, line);
     guint64 v = base;
     for (int w = 0; w < c->assoc; w++) {
         guint64 i = base + (guint64) w;

@@ -5,8 +5,8 @@
  * Lines of 'line_bytes' hold 'line_bytes / sector_bytes' sectors, each
  * valid or not (Nsight Compute's L1TEX and L2 are sectored: a miss fills
  * only the sectors asked for).  This module keeps tags only; timing is
- * the caller's.  Sets are indexed by the line address modulo the number
- * of sets (a hashed index is a refinement for later).
+ * the caller's.  Sets are chosen by a hash of the line address (cache.c
+ * says why).
  */
 #ifndef SMSIM_SIM_CACHE_H
 #define SMSIM_SIM_CACHE_H

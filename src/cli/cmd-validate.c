@@ -1,0 +1,167 @@
+/*
+ * cmd-validate.c -- `smsim validate`: simulated vs published SGEMM
+ * throughput on the A6000 and the A100, error shown side by side.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "models/validate.h"
+
+static int validate_exec (int argc, char **argv);
+
+const CmdEntry cmd_validate_entry = {
+    "validate", "simulated vs published SGEMM GFLOP/s (A6000, A100)",
+    validate_exec
+};
+
+static void
+progress (void *ctx, const char *gpu, int kernel, int done, int total)
+{
+    (void) ctx;
+    if (!isatty (STDERR_FILENO))
+        return;
+    fprintf (stderr, "\r\033[Ksmsim validate: %s sgemm-%d  [%d/%d]", gpu,
+             kernel, done + 1, total);
+    fflush (stderr);
+}
+
+static void
+text (GString *o, const GpuSpec *s, const ValidateResult *r)
+{
+    g_string_append_printf (o, "%s (%s), SGEMM at 4096, GFLOP/s\n", s->id,
+                            s->device.name);
+    g_string_append_printf (o, "  %-9s %12s %12s %9s\n", "kernel", "simulated",
+                            "published", "error");
+    for (guint i = 0; i < r->rows->len; i++) {
+        const ValidateRow *v = &g_array_index (r->rows, ValidateRow, i);
+        if (!v->modeled) {
+            g_string_append_printf (o, "  sgemm-%-3d %12s %12.1f %9s\n",
+                                    v->ref->kernel, "not modelled",
+                                    v->ref->gflops, "-");
+            continue;
+        }
+        g_string_append_printf (o, "  sgemm-%-3d %12.1f %12.1f %+8.1f%%\n",
+                                v->ref->kernel, v->simulated_gflops,
+                                v->ref->gflops, v->error_pct);
+    }
+    if (r->cublas_gflops > 0)
+        g_string_append_printf (o, "  %-9s %12s %12.1f   (reference line)\n",
+                                "cuBLAS", "-", r->cublas_gflops);
+    g_string_append_printf (o, "  MAPE %.1f %%, largest error %+.1f %%; "
+                            "order kept in %d of %d pairs more than 10 %% "
+                            "apart%s%s\n\n", r->mape_pct, r->max_error_pct,
+                            r->pairs_agree, r->pairs,
+                            r->disagreements->len ? ", not in: " : "",
+                            r->disagreements->str);
+}
+
+static void
+csv (GString *o, const GpuSpec *s, const ValidateResult *r)
+{
+    for (guint i = 0; i < r->rows->len; i++) {
+        const ValidateRow *v = &g_array_index (r->rows, ValidateRow, i);
+        g_string_append_printf (o, "%s,sgemm-%d,%d,", s->id, v->ref->kernel,
+                                v->ref->size);
+        if (v->modeled)
+            g_string_append_printf (o, "%.1f,%.1f,%.2f,", v->simulated_gflops,
+                                    v->ref->gflops, v->error_pct);
+        else
+            g_string_append_printf (o, ",%.1f,,", v->ref->gflops);
+        cli_csv_field (o, v->ref->source);
+        g_string_append_c (o, '\n');
+    }
+}
+
+static int
+one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
+         CliFormat format, GString *out)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) preset = preset_load (name, NULL, sets, &error);
+    ValidateResult r;
+    if (preset == NULL || !validate_gpu (preset_spec (preset), progress, NULL,
+                                         &r, &error)) {
+        if (isatty (STDERR_FILENO))
+            fputc ('\n', stderr);
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    if (isatty (STDERR_FILENO))
+        fprintf (stderr, "\r\033[K");
+    if (format == CLI_FORMAT_CSV)
+        csv (out, preset_spec (preset), &r);
+    else
+        text (out, preset_spec (preset), &r);
+    validate_result_clear (&r);
+    return CLI_EXIT_OK;
+}
+
+static const char description[] =
+    "Runs each SGEMM kernel model at 4096 (sampled) and sets its GFLOP/s\n"
+    "beside the published figure (siboehm/SGEMM_CUDA; the A100 run used\n"
+    "the A100 settings of kernels 9 and 10).  The error is (simulated -\n"
+    "published) / published; MAPE is the mean of its magnitude.  Presets\n"
+    "are never fitted to this table.\n\n"
+    "CSV columns: gpu,kernel,size,simulated_gflops,reference_gflops,"
+    "error_pct,source\n\n"
+    "Examples:\n"
+    "  smsim validate\n"
+    "  smsim validate --gpu a6000 --format csv -o a6000.csv";
+
+static int
+validate_exec (int argc, char **argv)
+{
+    const CmdEntry *cmd = &cmd_validate_entry;
+    g_autofree char *gpu = NULL;
+    g_autofree char *format_text = NULL;
+    g_autofree char *output = NULL;
+    g_auto (GStrv) sets = NULL;
+    const GOptionEntry entries[] = {
+        { "gpu", 'g', 0, G_OPTION_ARG_STRING, &gpu,
+          "a6000, a100 or all (default)", "NAME" },
+        { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+          "override a preset key for a what-if (repeatable)", "KEY=VALUE" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+          "text (default) or csv", "FORMAT" },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+          "write here (whole or not at all) instead of standard output",
+          "FILE" },
+        G_OPTION_ENTRY_NULL
+    };
+    g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "", description);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GString) out = g_string_new (NULL);
+    CliFormat format;
+    g_option_context_add_main_entries (ctx, entries, NULL);
+    if (!cli_parse (ctx, cmd, &argc, &argv))
+        return CLI_EXIT_USAGE;
+    if (!cli_format_parse (format_text, 1u << CLI_FORMAT_TEXT |
+                                            1u << CLI_FORMAT_CSV,
+                           &format, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_USAGE;
+    }
+    gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
+    if (!all && strcmp (gpu, "a6000") != 0 && strcmp (gpu, "a100") != 0) {
+        cli_error (cmd, "--gpu %s: published numbers exist for a6000 and a100",
+                   gpu);
+        return CLI_EXIT_USAGE;
+    }
+    if (format == CLI_FORMAT_CSV)
+        g_string_append (out, "gpu,kernel,size,simulated_gflops,"
+                              "reference_gflops,error_pct,source\n");
+    const char *gpus[] = { "a6000", "a100" };
+    for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
+        if ((all || strcmp (gpu, gpus[i]) == 0) &&
+            one_gpu (cmd, gpus[i], (const char *const *) sets, format, out) != 0)
+            return CLI_EXIT_FAIL;
+    if (!cli_write_output (output, out, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}

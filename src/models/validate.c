@@ -1,0 +1,126 @@
+/*
+ * validate.c -- simulated vs published SGEMM throughput.  See validate.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "models/kern.h"
+#include "models/run.h"
+#include "models/validate.h"
+
+/* The published A100 run used the A100 settings of kernels 9 and 10
+ * (../shared/data/README.md section 1a). */
+static const char *const a100_k9[] = { "BM=64", "BN=64", "BK=16", "TM=4",
+                                       "TN=4", NULL };
+static const char *const a100_k10[] = { "BM=64", "BN=128", "BK=16", "WM=32",
+                                        "WN=64", "WNITER=1", "TM=4", "TN=4",
+                                        NULL };
+
+static const char *const *
+params_for (const char *gpu, int kernel)
+{
+    if (strcmp (gpu, "a100") != 0)
+        return NULL;
+    return kernel == 9 ? a100_k9 : kernel == 10 ? a100_k10 : NULL;
+}
+
+static gboolean
+simulate_row (const GpuSpec *spec, ValidateRow *row, GError **error)
+{
+    g_autofree char *id = g_strdup_printf ("sgemm-%d", row->ref->kernel);
+    const KernModel *m = kern_find (id);
+    RunOptions o = RUN_OPTIONS_INIT;
+    RunResult r;
+    if (m == NULL)
+        return TRUE;   /* not modelled: shown as such */
+    g_autoptr (KernInstance) k = kern_instance_new (
+        m, spec, row->ref->size, params_for (spec->id, row->ref->kernel), error);
+    if (k == NULL || !run_kernel (spec, k, &o, &r, error))
+        return FALSE;
+    row->modeled = TRUE;
+    row->simulated_gflops = r.gflops;
+    row->sampled = r.sampled;
+    row->error_pct = 100.0 * (r.gflops - row->ref->gflops) / row->ref->gflops;
+    return TRUE;
+}
+
+static int
+by_kernel (gconstpointer a, gconstpointer b)
+{
+    const RefRow *x = *(const RefRow *const *) a, *y = *(const RefRow *const *) b;
+    return x->kernel - y->kernel;
+}
+
+static void
+summarize (ValidateResult *r)
+{
+    double sum = 0;
+    int n = 0;
+    for (guint i = 0; i < r->rows->len; i++) {
+        const ValidateRow *a = &g_array_index (r->rows, ValidateRow, i);
+        if (!a->modeled)
+            continue;
+        sum += fabs (a->error_pct);
+        n++;
+        if (fabs (a->error_pct) > fabs (r->max_error_pct))
+            r->max_error_pct = a->error_pct;
+        for (guint j = i + 1; j < r->rows->len; j++) {
+            const ValidateRow *b = &g_array_index (r->rows, ValidateRow, j);
+            double pa = a->ref->gflops, pb = b->ref->gflops;
+            if (!b->modeled || fabs (pa - pb) <= 0.1 * MIN (pa, pb))
+                continue;
+            r->pairs++;
+            if ((pa < pb) == (a->simulated_gflops < b->simulated_gflops))
+                r->pairs_agree++;
+            else
+                g_string_append_printf (r->disagreements, "%s%d %s %d",
+                                        r->disagreements->len ? ", " : "",
+                                        a->ref->kernel, pa < pb ? "<" : ">",
+                                        b->ref->kernel);
+        }
+    }
+    r->mape_pct = n ? sum / n : 0;
+}
+
+gboolean
+validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
+              ValidateResult *out, GError **error)
+{
+    guint n;
+    const RefRow *rows = ref_rows (&n);
+    g_autoptr (GPtrArray) mine = g_ptr_array_new ();
+    memset (out, 0, sizeof *out);
+    out->rows = g_array_new (FALSE, TRUE, sizeof (ValidateRow));
+    out->disagreements = g_string_new (NULL);
+    for (guint i = 0; i < n; i++) {
+        if (strcmp (rows[i].gpu, spec->id) != 0)
+            continue;
+        if (rows[i].kernel == 0)
+            out->cublas_gflops = rows[i].gflops;
+        else
+            g_ptr_array_add (mine, (gpointer) &rows[i]);
+    }
+    g_ptr_array_sort (mine, by_kernel);
+    for (guint i = 0; i < mine->len; i++) {
+        ValidateRow row = { mine->pdata[i], FALSE, 0, 0, FALSE };
+        if (progress != NULL)
+            progress (ctx, spec->id, row.ref->kernel, (int) i, (int) mine->len);
+        if (!simulate_row (spec, &row, error))
+            return FALSE;
+        g_array_append_val (out->rows, row);
+    }
+    summarize (out);
+    return TRUE;
+}
+
+void
+validate_result_clear (ValidateResult *r)
+{
+    if (r->rows != NULL)
+        g_array_free (r->rows, TRUE);
+    if (r->disagreements != NULL)
+        g_string_free (r->disagreements, TRUE);
+    memset (r, 0, sizeof *r);
+}

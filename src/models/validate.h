@@ -1,0 +1,40 @@
+/*
+ * validate.h -- simulated SGEMM throughput beside the published numbers
+ * (ref.h), with the error of each, the mean absolute percentage error,
+ * the largest miss, and whether the kernels come out in the published
+ * order wherever two published figures differ by more than 10 %.
+ * Misses are reported as they are: nothing is clipped or hidden.
+ */
+#ifndef SMSIM_MODELS_VALIDATE_H
+#define SMSIM_MODELS_VALIDATE_H
+
+#include "models/ref.h"
+#include "sim/spec.h"
+
+typedef struct {
+    const RefRow *ref;
+    gboolean modeled;           /* FALSE: no model for this kernel (yet) */
+    double simulated_gflops;
+    double error_pct;           /* (simulated - published) / published */
+    gboolean sampled;
+} ValidateRow;
+
+typedef struct {
+    GArray *rows;               /* ValidateRow, kernels in order */
+    double cublas_gflops;       /* the published reference line, or 0 */
+    double mape_pct;
+    double max_error_pct;       /* signed, the largest in magnitude */
+    int pairs;                  /* kernel pairs > 10 % apart when published */
+    int pairs_agree;            /* ... in the same order when simulated */
+    GString *disagreements;     /* "7 < 8" ... */
+} ValidateResult;
+
+/* Called before each kernel runs (for progress). */
+typedef void (*ValidateProgress) (void *ctx, const char *gpu, int kernel,
+                                  int done, int total);
+
+gboolean validate_gpu (const GpuSpec *spec, ValidateProgress progress,
+                       void *ctx, ValidateResult *out, GError **error);
+void validate_result_clear (ValidateResult *r);
+
+#endif
