@@ -96,7 +96,7 @@ Test (kern, pchase_through_run)
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "pchase", 2000, "WS=16384");
-    RunOptions o = RUN_OPTIONS_INIT;
+    RunOptions o = { -1, -1, RUN_EXACT };
     RunResult r;
     g_autoptr (GError) error = NULL;
     cr_assert (run_kernel (s, k, &o, &r, &error), "%s",

@@ -116,14 +116,19 @@ add_sample (Sample *total, const Sample *s, guint64 times)
     total->events += s->events;
 }
 
+/* Sampling assumes the main loop's iterations cost alike, as in a
+ * matmul; a launch small enough to run whole is run whole. */
+#define SAMPLE_ABOVE_WARP_ITERATIONS 1000000
+
 static gboolean
-should_sample (const KernInstance *k, const RunOptions *o, guint64 waves)
+should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 {
+    guint64 warps = blocks * (guint64) ((k->threads + 31) / 32);
     if (o->mode == RUN_EXACT || k->iterations < 4)
         return FALSE;
     if (o->mode == RUN_SAMPLED)
         return TRUE;
-    return waves > 1 || k->iterations > 32;
+    return warps * k->iterations > SAMPLE_ABOVE_WARP_ITERATIONS;
 }
 
 static void
@@ -203,7 +208,7 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) out->occ.blocks_per_sm;
     out->waves = (out->blocks + per_wave - 1) / per_wave;
-    if (should_sample (k, options, out->waves)) {
+    if (should_sample (k, options, out->blocks)) {
         run_sampled (spec, k, out);
     } else {
         Sample s;

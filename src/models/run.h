@@ -21,7 +21,7 @@
 #include "sim/stats.h"
 
 typedef enum {
-    RUN_AUTO,           /* sample launches with a long main loop or waves */
+    RUN_AUTO,           /* sample launches of over 10^6 warp-iterations */
     RUN_EXACT,          /* every instruction of every warp */
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;

@@ -25,12 +25,15 @@ struct Cache {
     guint64 bytes;
     gint64 last;        /* way index of the last lookup's line, or -1 */
     guint64 last_line;
+    gboolean hashed;
 };
 
 Cache *
-cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc)
+cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
+           gboolean hashed)
 {
     Cache *c = g_new0 (Cache, 1);
+    c->hashed = hashed;
     g_assert (line_bytes > 0 && sector_bytes > 0 && assoc > 0);
     g_assert (line_bytes / sector_bytes <= 32);
     c->assoc = assoc;
@@ -52,15 +55,17 @@ cache_free (Cache *c)
     g_free (c);
 }
 
-/* The set of 'line'.  GPUs hash addresses over their cache sets and L2
- * slices (the function is not published); a plain modulo would let the
- * power-of-two strides of matrix rows pile onto a few sets.  smsim mixes
- * the line number with a multiplicative (Fibonacci) hash: an assumption,
- * uniform and deterministic. */
+/* The set of 'line'.  The L2 hashes addresses over its slices and sets
+ * (the function is not published); with a plain modulo the power-of-two
+ * strides of matrix rows would pile onto a few sets.  smsim mixes the
+ * line number with a multiplicative (Fibonacci) hash there: an
+ * assumption, uniform and deterministic.  L1 keeps the plain index. */
 static guint64
 set_base (const Cache *c, guint64 line)
 {
-    guint64 h = (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24;
+    guint64 h = c->hashed
+                    ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
+                    : line;
     return (h % c->n_sets) * (guint64) c->assoc;
 }
 

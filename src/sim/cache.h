@@ -5,8 +5,8 @@
  * Lines of 'line_bytes' hold 'line_bytes / sector_bytes' sectors, each
  * valid or not (Nsight Compute's L1TEX and L2 are sectored: a miss fills
  * only the sectors asked for).  This module keeps tags only; timing is
- * the caller's.  Sets are chosen by a hash of the line address (cache.c
- * says why).
+ * the caller's.  Sets are chosen by the line address modulo the number of
+ * sets, or by a hash of it (cache.c says when and why).
  */
 #ifndef SMSIM_SIM_CACHE_H
 #define SMSIM_SIM_CACHE_H
@@ -15,8 +15,10 @@
 
 typedef struct Cache Cache;
 
-/* 'bytes' of capacity (0: a cache that always misses). */
-Cache *cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc);
+/* 'bytes' of capacity (0: a cache that always misses); 'hashed' picks
+ * sets by a hash of the line address instead of its low bits. */
+Cache *cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
+                  gboolean hashed);
 void cache_free (Cache *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cache, cache_free)
 

@@ -247,11 +247,11 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->sm = g_new0 (SmMem, n_sm);
     for (int i = 0; i < n_sm; i++) {
         h->sm[i].l1 = cache_new (l1_bytes, m->l1_line_bytes,
-                                 m->l1_sector_bytes, m->l1_assoc);
+                                 m->l1_sector_bytes, m->l1_assoc, FALSE);
         h->sm[i].slot_free = g_new0 (Cycle, h->n_slots);
     }
     h->l2 = cache_new ((guint64) spec->device.l2_kib * 1024, m->l1_line_bytes,
-                       m->l1_sector_bytes, m->l2_assoc);
+                       m->l1_sector_bytes, m->l2_assoc, TRUE);
     bw_init (&h->l2_bw, per_cycle (spec, m->l2_bandwidth_gbs),
              (Cycle) m->l2_hit_latency_cycles);
     bw_init (&h->dram, per_cycle (spec, spec->device.dram_stream_gbs),
