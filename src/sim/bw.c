@@ -1,5 +1,5 @@
 /*
- * bw.c -- the bandwidth server.  See bw.h.
+ * bw.c -- the bandwidth server's capacity calendar.  See bw.h.
  */
 #include "config.h"
 
@@ -11,20 +11,52 @@ void
 bw_init (BwServer *s, double bytes_per_cycle, Cycle latency)
 {
     g_assert (bytes_per_cycle > 0);
-    s->free_q16 = 0;
-    s->q16_per_byte = (guint64) llround (65536.0 / bytes_per_cycle);
-    if (s->q16_per_byte == 0)
-        s->q16_per_byte = 1;
+    s->buckets = g_new0 (BwBucket, BW_BUCKETS);
+    for (guint i = 0; i < BW_BUCKETS; i++)
+        s->buckets[i].epoch = G_MAXUINT64;
+    s->cap_q16 = (guint64) llround (bytes_per_cycle * BW_BUCKET_CYCLES * 65536.0);
+    if (s->cap_q16 == 0)
+        s->cap_q16 = 1;
     s->latency = latency;
     s->bytes = 0;
+}
+
+void
+bw_clear (BwServer *s)
+{
+    g_clear_pointer (&s->buckets, g_free);
+}
+
+static BwBucket *
+bucket (BwServer *s, guint64 n)
+{
+    BwBucket *b = &s->buckets[n % BW_BUCKETS];
+    if (b->epoch != n) {
+        /* A bucket of the past, long drained: reuse it. */
+        b->epoch = n;
+        b->used_q16 = 0;
+    }
+    return b;
 }
 
 Cycle
 bw_serve (BwServer *s, Cycle at, guint64 bytes)
 {
-    guint64 start = MAX (at << 16, s->free_q16);
-    s->free_q16 = start + bytes * s->q16_per_byte;
+    guint64 need = bytes << 16;
+    guint64 n = at / BW_BUCKET_CYCLES;
+    BwBucket *b = bucket (s, n);
     s->bytes += bytes;
-    /* Round the start up to a whole cycle. */
-    return ((start + 0xffff) >> 16) + s->latency;
+    for (;;) {
+        guint64 room = s->cap_q16 - MIN (b->used_q16, s->cap_q16);
+        guint64 take = MIN (room, need);
+        b->used_q16 += take;
+        need -= take;
+        if (need == 0)
+            break;
+        b = bucket (s, ++n);
+    }
+    /* The last byte fits where the bucket's fill reaches. */
+    Cycle fits = n * BW_BUCKET_CYCLES +
+                 (Cycle) (b->used_q16 * BW_BUCKET_CYCLES / s->cap_q16);
+    return MAX (fits, at) + s->latency;
 }

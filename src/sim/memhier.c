@@ -222,6 +222,8 @@ hier_free (MemSys *m)
     }
     g_free (h->sm);
     cache_free (h->l2);
+    bw_clear (&h->l2_bw);
+    bw_clear (&h->dram);
     g_free (h);
 }
 
