@@ -266,3 +266,28 @@ Test (kern, sgemm_rejects_untiled_sizes)
     cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM),
                "%s", error->message);
 }
+
+/* Sampling: on a GPU made small (8 SMs) so that size 256 runs several
+ * waves for kernels 1-3, the sampled run (windows of the main loop,
+ * extrapolated over iterations and waves) stays within 2 % of the exact
+ * one in cycles (issue 6). */
+Test (kern, sampled_matches_exact, .timeout = 120)
+{
+    const char *sets[] = { "device.sm_count=8", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    const GpuSpec *s = preset_spec (p);
+    for (int kernel = 1; kernel <= 10; kernel++) {
+        g_autofree char *id = g_strdup_printf ("sgemm-%d", kernel);
+        g_autoptr (KernInstance) k = make (s, id, 256, NULL);
+        RunOptions exact = { -1, -1, RUN_EXACT }, sampled = { -1, -1, RUN_SAMPLED };
+        RunResult re, rs;
+        cr_assert (run_kernel (s, k, &exact, &re, &error));
+        cr_assert (run_kernel (s, k, &sampled, &rs, &error));
+        double diff = fabs ((double) rs.cycles - (double) re.cycles) / (double) re.cycles;
+        cr_expect_leq (diff, 0.02, "%s: sampled %" G_GUINT64_FORMAT " (window %"
+                       G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                       " waves), exact %" G_GUINT64_FORMAT " cycles", id, rs.cycles,
+                       rs.window, k->iterations, rs.waves, re.cycles);
+    }
+}

@@ -102,18 +102,24 @@ sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
     return i2;
 }
 
+/* total += times x (a - b), counter by counter, never below zero. */
 static void
-add_sample (Sample *total, const Sample *s, guint64 times)
+add_difference (Sample *total, const Sample *a, const Sample *b, double times)
 {
     guint64 *t = (guint64 *) &total->st;
-    const guint64 *v = (const guint64 *) &s->st;
-    for (gsize i = 0; i < sizeof total->st / 8; i++)
-        t[i] += v[i] * times;
+    const guint64 *x = (const guint64 *) &a->st, *y = (const guint64 *) &b->st;
+    for (gsize i = 0; i < sizeof total->st / 8; i++) {
+        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
+        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
     t = (guint64 *) &total->mem;
-    v = (const guint64 *) &s->mem;
-    for (gsize i = 0; i < sizeof total->mem / 8; i++)
-        t[i] += v[i] * times;
-    total->events += s->events;
+    x = (const guint64 *) &a->mem;
+    y = (const guint64 *) &b->mem;
+    for (gsize i = 0; i < sizeof total->mem / 8; i++) {
+        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
+        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
+    total->events += a->events;
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
@@ -131,29 +137,37 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
     return warps * k->iterations > SAMPLE_ABOVE_WARP_ITERATIONS;
 }
 
+/* Waves: one wave (W blocks) starts on an idle GPU, later waves start
+ * as blocks of the one before retire, on warm caches.  So the launch is
+ * the first two waves as simulated together, plus (waves - 2) times
+ * what the second wave added, plus what a partial last wave adds to a
+ * first one. */
 static void
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
 {
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
-    Sample total, wave;
-    memset (&total, 0, sizeof total);
-    if (full > 0) {
-        r->window = sample_wave (spec, k, &r->occ, per_wave, &wave,
-                                 &r->simulated_instructions);
-        add_sample (&total, &wave, full);
+    Sample one, two, last;
+    guint64 *sim = &r->simulated_instructions;
+    if (r->blocks <= 2 * per_wave) {
+        r->window = sample_wave (spec, k, &r->occ, r->blocks, &two, sim);
+    } else {
+        r->window = sample_wave (spec, k, &r->occ, per_wave, &one, sim);
+        r->window = MAX (r->window, sample_wave (spec, k, &r->occ,
+                                                 2 * per_wave, &two, sim));
+        add_difference (&two, &two, &one, (double) (full - 2));
+        if (tail > 0) {
+            r->window = MAX (r->window,
+                             sample_wave (spec, k, &r->occ, per_wave + tail,
+                                          &last, sim));
+            add_difference (&two, &last, &one, 1.0);
+        }
     }
-    if (tail > 0) {
-        guint64 w = sample_wave (spec, k, &r->occ, tail, &wave,
-                                 &r->simulated_instructions);
-        r->window = MAX (r->window, w);
-        add_sample (&total, &wave, 1);
-    }
-    r->stats = total.st;
-    r->mem = total.mem;
-    r->events = total.events;
-    r->cycles = total.st.cycles;
+    r->stats = two.st;
+    r->mem = two.mem;
+    r->events = two.events;
+    r->cycles = two.st.cycles;
     r->sampled = TRUE;
 }
 
