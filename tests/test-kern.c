@@ -10,6 +10,7 @@
 
 #include "models/kern.h"
 #include "models/kgen.h"
+#include "models/ref.h"
 #include "models/run.h"
 #include "sim/coal.h"
 #include "testutil.h"
@@ -290,4 +291,32 @@ Test (kern, sampled_matches_exact, .timeout = 120)
                        " waves), exact %" G_GUINT64_FORMAT " cycles", id, rs.cycles,
                        rs.window, k->iterations, rs.waves, re.cycles);
     }
+}
+
+/* The compiled-in reference numbers are the CSV's, row for row, source
+ * included (src/models/ref/sgemm_published.csv). */
+Test (kern, reference_table_matches_csv)
+{
+    g_autofree char *path = g_build_filename (SMSIM_TEST_DATA, "..", "..", "src",
+                                              "models", "ref",
+                                              "sgemm_published.csv", NULL);
+    g_autofree char *text = NULL;
+    cr_assert (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
+    guint n;
+    const RefRow *rows = ref_rows (&n);
+    g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+    guint seen = 0;
+    for (int i = 1; lines[i] != NULL; i++) {
+        if (*lines[i] == '\0')
+            continue;
+        cr_assert_lt (seen, n, "more CSV rows than compiled rows");
+        const RefRow *r = &rows[seen++];
+        g_autofree char *gflops = g_strdup_printf (",%.1f,", r->gflops);
+        g_autofree char *kernel = g_strdup_printf (",%d,%d,", r->size, r->kernel);
+        cr_expect (strstr (lines[i], kernel) != NULL, "row %u: %s", seen, lines[i]);
+        cr_expect (strstr (lines[i], gflops) != NULL, "row %u: %s", seen, lines[i]);
+        cr_expect (strstr (lines[i], r->gpu[1] == '6' ? "A6000" : "A100") != NULL);
+        cr_expect (strncmp (r->source, "siboehm/SGEMM_CUDA@", 19) == 0);
+    }
+    cr_assert_eq (seen, n);
 }
