@@ -320,3 +320,29 @@ Test (kern, reference_table_matches_csv)
     }
     cr_assert_eq (seen, n);
 }
+
+/* PMPP tiled matmul, Width 64, TILE_WIDTH 16 (seed 000): 16 blocks of
+ * 256 threads (8 warps); per block 2 barriers per phase, 4 phases; per
+ * warp 16 FFMAs per phase; every M and N element loaded once per block
+ * that needs it: 2 x 64^3 / 16 floats = 32768 floats = 1024 warp loads. */
+Test (kern, pmpp_counts)
+{
+    g_autoptr (Preset) p = tu_preset ("a100");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "pmpp-tiled", 64, NULL);
+    guint64 ops[INSTR_N_OPS], sectors;
+    cr_assert_eq (kern_blocks (k), 16);
+    cr_assert_eq (k->threads, 256);
+    cr_assert_eq (k->static_smem, 2 * 16 * 16 * 4);
+    count (k, ops, &sectors);
+    cr_assert_eq (ops[INSTR_BAR], 16 * 8 * 4 * 2);
+    cr_assert_eq (ops[INSTR_FFMA], 16 * 8 * 4 * 16);
+    cr_assert_eq (ops[INSTR_LDG], 1024);
+    cr_assert_eq (ops[INSTR_STG], 16 * 8);
+    /* A warp's M load covers two 16-float rows (2 x 64 B, 2 sectors
+     * each): 4 sectors; its N load the same. */
+    cr_assert_eq (sectors, 1024 * 4);
+    /* The dynamic version moves the tiles to dynamic shared memory. */
+    g_autoptr (KernInstance) d = make (preset_spec (p), "pmpp-tiled", 64, "DYNAMIC=1");
+    cr_assert_eq (d->static_smem, 0);
+    cr_assert_eq (d->dyn_smem, 2 * 16 * 16 * 4);
+}

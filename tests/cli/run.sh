@@ -4,7 +4,7 @@
 . "${top_srcdir:-.}/tests/cli/setup"
 
 "$SMSIM" kernels >"$work/k"
-for id in vecadd pchase stream loaduse; do
+for id in vecadd pchase stream loaduse pmpp-tiled sgemm-1 sgemm-10; do
     grep -q "^$id " "$work/k" || fail "kernels lacks $id"
 done
 
