@@ -24,8 +24,8 @@ progress (void *ctx, const char *gpu, int kernel, int done, int total)
     (void) ctx;
     if (!isatty (STDERR_FILENO))
         return;
-    fprintf (stderr, "\r\033[Ksmsim validate: %s sgemm-%d  [%d/%d]", gpu,
-             kernel, done + 1, total);
+    fprintf (stderr, "\r\033[Ksmsim validate: %s, %d of %d kernels started "
+             "(sgemm-%d)", gpu, done + 1, total, kernel);
     fflush (stderr);
 }
 

@@ -70,14 +70,20 @@ extrapolate (Sample *out, const Sample *a, const Sample *b, guint64 ia,
     out->events = a->events + b->events;
 }
 
+/* The largest window: past it the last measured cost per iteration is
+ * taken as settled (a long loop's later iterations repeat its middle). */
+#define MAX_WINDOW 32
+
 /* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
- * cost of one more iteration has settled (within 1 %), then extrapolated
- * to the whole loop.  Returns the largest window used. */
+ * cost of one more iteration has settled (within 1 %) or the window
+ * reaches MAX_WINDOW, then extrapolated to the whole loop; with 'fixed'
+ * set, just the windows fixed / 2 and fixed (the ones the first wave
+ * settled at).  Returns the largest window used. */
 static guint64
 sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-             guint64 blocks, Sample *out, guint64 *simulated)
+             guint64 blocks, guint64 fixed, Sample *out, guint64 *simulated)
 {
-    guint64 iters = k->iterations, i1 = MIN (2, iters), i2;
+    guint64 iters = k->iterations, i1 = MIN (fixed ? fixed / 2 : 2, iters), i2;
     Sample a, b;
     double slope_before = -1;
     simulate (spec, k, occ, blocks, i1, &a);
@@ -88,7 +94,7 @@ sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
         *simulated += b.st.warp_instructions;
         double slope = ((double) b.st.cycles - (double) a.st.cycles) /
                        (double) (i2 - i1);
-        if (i2 == iters ||
+        if (i2 == iters || i2 >= MAX_WINDOW || fixed ||
             (slope_before >= 0 && fabs (slope - slope_before) <= 0.01 * slope))
             break;
         slope_before = slope;
@@ -151,16 +157,14 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     Sample one, two, last;
     guint64 *sim = &r->simulated_instructions;
     if (r->blocks <= 2 * per_wave) {
-        r->window = sample_wave (spec, k, &r->occ, r->blocks, &two, sim);
+        r->window = sample_wave (spec, k, &r->occ, r->blocks, 0, &two, sim);
     } else {
-        r->window = sample_wave (spec, k, &r->occ, per_wave, &one, sim);
-        r->window = MAX (r->window, sample_wave (spec, k, &r->occ,
-                                                 2 * per_wave, &two, sim));
+        r->window = sample_wave (spec, k, &r->occ, per_wave, 0, &one, sim);
+        sample_wave (spec, k, &r->occ, 2 * per_wave, r->window, &two, sim);
         add_difference (&two, &two, &one, (double) (full - 2));
         if (tail > 0) {
-            r->window = MAX (r->window,
-                             sample_wave (spec, k, &r->occ, per_wave + tail,
-                                          &last, sim));
+            sample_wave (spec, k, &r->occ, per_wave + tail, r->window, &last,
+                         sim);
             add_difference (&two, &last, &one, 1.0);
         }
     }

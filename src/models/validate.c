@@ -84,6 +84,40 @@ summarize (ValidateResult *r)
     r->mape_pct = n ? sum / n : 0;
 }
 
+typedef struct {
+    const GpuSpec *spec;
+    ValidateProgress progress;
+    void *ctx;
+    GMutex lock;
+    int started;
+    int total;
+    GError *error;      /* the first failure */
+} Pool;
+
+/* One kernel per task: the simulator has no global state, so kernels
+ * run side by side on as many cores as there are. */
+static void
+run_task (gpointer data, gpointer user)
+{
+    ValidateRow *row = data;
+    Pool *pool = user;
+    GError *error = NULL;
+    g_mutex_lock (&pool->lock);
+    if (pool->progress != NULL)
+        pool->progress (pool->ctx, pool->spec->id, row->ref->kernel,
+                        pool->started, pool->total);
+    pool->started++;
+    g_mutex_unlock (&pool->lock);
+    if (!simulate_row (pool->spec, row, &error)) {
+        g_mutex_lock (&pool->lock);
+        if (pool->error == NULL)
+            pool->error = error;
+        else
+            g_error_free (error);
+        g_mutex_unlock (&pool->lock);
+    }
+}
+
 gboolean
 validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
               ValidateResult *out, GError **error)
@@ -91,6 +125,7 @@ validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
     guint n;
     const RefRow *rows = ref_rows (&n);
     g_autoptr (GPtrArray) mine = g_ptr_array_new ();
+    Pool pool = { spec, progress, ctx, { 0 }, 0, 0, NULL };
     memset (out, 0, sizeof *out);
     out->rows = g_array_new (FALSE, TRUE, sizeof (ValidateRow));
     out->disagreements = g_string_new (NULL);
@@ -103,13 +138,23 @@ validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
             g_ptr_array_add (mine, (gpointer) &rows[i]);
     }
     g_ptr_array_sort (mine, by_kernel);
-    for (guint i = 0; i < mine->len; i++) {
-        ValidateRow row = { mine->pdata[i], FALSE, 0, 0, FALSE };
-        if (progress != NULL)
-            progress (ctx, spec->id, row.ref->kernel, (int) i, (int) mine->len);
-        if (!simulate_row (spec, &row, error))
-            return FALSE;
-        g_array_append_val (out->rows, row);
+    g_array_set_size (out->rows, mine->len);
+    for (guint i = 0; i < mine->len; i++)
+        g_array_index (out->rows, ValidateRow, i).ref = mine->pdata[i];
+    pool.total = (int) mine->len;
+    g_mutex_init (&pool.lock);
+    GThreadPool *threads = g_thread_pool_new (run_task, &pool,
+                                              (gint) g_get_num_processors (),
+                                              TRUE, NULL);
+    /* The longest first (the later kernels), so the cores finish together. */
+    for (guint i = mine->len; i-- > 0;)
+        g_thread_pool_push (threads, &g_array_index (out->rows, ValidateRow, i),
+                            NULL);
+    g_thread_pool_free (threads, FALSE, TRUE);
+    g_mutex_clear (&pool.lock);
+    if (pool.error != NULL) {
+        g_propagate_error (error, pool.error);
+        return FALSE;
     }
     summarize (out);
     return TRUE;

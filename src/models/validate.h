@@ -29,7 +29,8 @@ typedef struct {
     GString *disagreements;     /* "7 < 8" ... */
 } ValidateResult;
 
-/* Called before each kernel runs (for progress). */
+/* Called before each kernel runs (for progress); kernels run on
+ * several threads, the calls are serialized. */
 typedef void (*ValidateProgress) (void *ctx, const char *gpu, int kernel,
                                   int done, int total);
 
