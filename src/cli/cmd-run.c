@@ -70,6 +70,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             r->stats.warp_instructions, 100 * r->l1_hit_rate,
                             100 * r->l2_hit_rate, r->dram_bytes,
                             r->mem.smem_conflicts);
+    char limit[256];
+    run_limiter (s, r, limit, sizeof limit);
+    g_string_append_printf (o, "limited by           %s\n", limit);
     g_string_append (o, "\nwarp cycles per issued instruction, by state:\n");
     double total = 0;
     for (int i = 0; i < STALL_N; i++) {
@@ -123,6 +126,10 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_double (b, "l2_hit_rate", r->l2_hit_rate);
     member_int (b, "dram_bytes", (gint64) r->dram_bytes);
     member_int (b, "smem_bank_conflicts", (gint64) r->mem.smem_conflicts);
+    char limit[256];
+    run_limiter (s, r, limit, sizeof limit);
+    json_builder_set_member_name (b, "limiter");
+    json_builder_add_string_value (b, limit);
     json_builder_set_member_name (b, "sampled");
     json_builder_add_boolean_value (b, r->sampled);
     member_int (b, "window_iterations", (gint64) r->window);

@@ -241,3 +241,49 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     figures (spec, k, out);
     return TRUE;
 }
+
+void
+run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
+{
+    const SimStats *st = &r->stats;
+    const MemStats *m = &r->mem;
+    double sm_cycles = (double) r->cycles * spec->device.sm_count;
+    double sp_cycles = sm_cycles * spec->sm.sub_partitions;
+    double fp32 = (double) (st->op_count[INSTR_FFMA] + st->op_count[INSTR_FADD] +
+                            st->op_count[INSTR_FMUL]) * 32.0 /
+                  (sp_cycles * spec->pipe.fma_lanes);
+    double bytes_per_cycle = 1e3 / spec->device.sm_clock_mhz;  /* GB/s -> B/clk */
+    const struct {
+        const char *name;
+        double use;
+    } parts[] = {
+        { "the FP32 pipe", fp32 },
+        { "instruction issue", (double) st->warp_instructions / sp_cycles },
+        { "L1/LSU throughput", (double) m->l1_busy_cycles / sm_cycles },
+        { "shared-memory wavefronts",
+          (double) m->smem_wavefronts /
+              (sm_cycles * spec->mem.smem_bytes_per_clk / (spec->mem.smem_banks * 4.0)) },
+        { "L2 bandwidth",
+          (double) m->l2_sectors * spec->mem.l1_sector_bytes /
+              ((double) r->cycles * spec->mem.l2_bandwidth_gbs * bytes_per_cycle) },
+        { "DRAM bandwidth",
+          (double) (m->dram_read_bytes + m->dram_write_bytes) /
+              ((double) r->cycles * spec->device.dram_stream_gbs * bytes_per_cycle) },
+    };
+    int best = 0;
+    for (guint i = 1; i < G_N_ELEMENTS (parts); i++)
+        if (parts[i].use > parts[best].use)
+            best = (int) i;
+    if (r->cycles > 0 && parts[best].use >= 0.6) {
+        g_snprintf (buf, size, "%s (%.0f %% of its peak)", parts[best].name,
+                    100 * parts[best].use);
+        return;
+    }
+    int stall = STALL_NOT_SELECTED;
+    for (int i = STALL_NOT_SELECTED; i < STALL_N; i++)
+        if (st->warp_cycles[i] > st->warp_cycles[stall])
+            stall = i;
+    g_snprintf (buf, size, "latency: too few warps to hide it (busiest unit, "
+                "%s, at %.0f %%; warps wait most on %s)", parts[best].name,
+                100 * parts[best].use, stats_stall_name ((StallReason) stall));
+}

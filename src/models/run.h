@@ -58,4 +58,12 @@ gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,
                      const RunOptions *options, RunResult *out,
                      GError **error);
 
+/* What limits the kernel, from the counters alone (never per kernel):
+ * the busiest of the FP32 pipe, instruction issue, the L1 (tag stage and
+ * data path), shared-memory wavefronts, L2 and DRAM bandwidth, as a
+ * fraction of its peak; below 60 % for all of them, latency with too few
+ * warps, named by the largest stall.  Writes a sentence to 'buf'. */
+void run_limiter (const GpuSpec *spec, const RunResult *r, char *buf,
+                  gsize size);
+
 #endif

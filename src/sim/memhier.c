@@ -179,6 +179,7 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     coal_access (req->instr, m->l1_line_bytes, m->l1_sector_bytes, &c);
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
+    h->stats.l1_busy_cycles += busy;
     for (int i = 0; i < c.lines; i++) {
         /* Lines go through the stage in turn, spread over its busy time. */
         Cycle at = now + (Cycle) i * busy / (Cycle) c.lines;

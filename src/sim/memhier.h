@@ -31,6 +31,7 @@
 
 typedef struct {
     guint64 load_requests;       /* global load warp instructions */
+    guint64 l1_busy_cycles;      /* tag stage and data path, all SMs */
     guint64 load_sectors;
     guint64 store_requests;
     guint64 store_sectors;

@@ -11,7 +11,7 @@ done
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            warp_instructions stalls selected long_scoreboard l1_hit_rate \
-           l2_hit_rate dram_bytes smem_bank_conflicts sampled; do
+           l2_hit_rate dram_bytes smem_bank_conflicts sampled limiter; do
     contains "$work/j" "\"$key\""
 done
 # 65536 elements / 32 = 2048 warps, 11 instructions each plus EXIT.
@@ -19,6 +19,13 @@ contains "$work/j" '"warp_instructions" : 24576'
 
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
 contains "$work/t" "warp cycles per issued instruction"
+
+# The limiter comes from the counters: a big copy is DRAM bound, one
+# thread's pointer chase is latency bound.
+"$SMSIM" run --gpu a100 --kernel stream --size 8388608 >"$work/s"
+contains "$work/s" "limited by           DRAM bandwidth"
+"$SMSIM" run --gpu a100 --kernel pchase --size 1000 >"$work/p"
+contains "$work/p" "limited by           latency"
 
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel nosuch --size 10
 contains "$work/err" "unknown kernel 'nosuch'"
