@@ -297,9 +297,9 @@ Test (kern, sampled_matches_exact, .timeout = 120)
  * included (src/models/ref/sgemm_published.csv). */
 Test (kern, reference_table_matches_csv)
 {
-    g_autofree char *path = g_build_filename (SMSIM_TEST_DATA, "..", "..", "src",
-                                              "models", "ref",
-                                              "sgemm_published.csv", NULL);
+    g_autofree char *path = g_build_filename (SMSIM_TOP_SRCDIR, "src", "models",
+                                              "ref", "sgemm_published.csv",
+                                              NULL);
     g_autofree char *text = NULL;
     cr_assert (g_file_get_contents (path, &text, NULL, NULL), "%s", path);
     guint n;
