@@ -195,11 +195,13 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
 }
 
 static const char description[] =
-    "Runs every SM of the GPU on shared L2 and DRAM.  A launch with several\n"
-    "waves of blocks or a long main loop is sampled: each wave is simulated\n"
-    "on the whole GPU for a window of 2, 4, 8 ... main-loop iterations\n"
-    "until the cost of one more iteration settles within 1 %, then\n"
-    "extrapolated (--exact forbids it, --sampled forces it).\n"
+    "Runs every SM of the GPU on shared L2 and DRAM.  A launch of more than\n"
+    "a million warp-iterations of main loop is sampled: the first wave, the\n"
+    "first two and the first with the partial last wave are simulated on\n"
+    "the whole GPU for windows of 2, 4, 8 ... main-loop iterations until\n"
+    "the cost of one more iteration settles within 1 % (or the window\n"
+    "reaches 32), then extrapolated (--exact forbids it, --sampled forces\n"
+    "it).  'limited by' names the busiest unit from the counters.\n"
     "Stall states are Nsight Compute's, in warp cycles per issued\n"
     "instruction: they add up to the average cycles between a warp's\n"
     "issues.\n\n"

@@ -34,7 +34,9 @@ usage (FILE *out)
              "\n`smsim COMMAND --help` explains each command.  Examples:\n"
              "  smsim gpus\n"
              "  smsim query --gpu a100\n"
-             "  smsim occupancy --gpu a100 --threads 256 --regs 33\n");
+             "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
+             "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
+             "  smsim validate\n");
 }
 
 /* Exact name, else the one command the prefix names. */
