@@ -8,18 +8,20 @@
  *            500-cycle memory (latency bound, many warps waiting).
  * Both run full blocks of the a6000 preset on 8 SMs sharing one event
  * queue, so the queue holds what a GPU's would.
- *   stream:  a copy through the whole memory hierarchy (coalescer, L1,
- *            L2, DRAM) on all 108 SMs of the a100 preset: DRAM bound.
+ *   stream:  the `stream` kernel model (a copy) through the whole memory
+ *            hierarchy (coalescer, L1, L2, DRAM) on all 108 SMs of the
+ *            a100 preset: DRAM bound.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <time.h>
 
+#include "models/kern.h"
 #include "models/occ.h"
+#include "models/run.h"
 #include "models/preset.h"
 #include "sim/evq.h"
-#include "sim/gpu.h"
 #include "sim/memfixed.h"
 #include "sim/sm.h"
 
@@ -92,84 +94,29 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
             (double) total.warp_instructions / (double) total.cycles / N_SM);
 }
 
-/* Thread t copies floats t, t + T, ... of A to B (T threads in all). */
-typedef struct {
-    InstrStream base;
-    Instr instr;
-    guint64 step;
-    guint64 iters;
-    guint64 base_a;
-    guint64 base_b;
-    guint64 advance;
-} Copy;
-
-static const Instr *
-copy_next (InstrStream *s)
-{
-    Copy *c = (Copy *) s;
-    if (c->step > 2 * c->iters)
-        return NULL;
-    instr_init (&c->instr, c->step == 2 * c->iters ? INSTR_EXIT
-                           : c->step % 2 ? INSTR_STG : INSTR_LDG);
-    if (c->step < 2 * c->iters) {
-        gboolean load = c->step % 2 == 0;
-        c->instr.width = 4;
-        c->instr.addr_mode = INSTR_ADDR_STRIDE;
-        c->instr.addr_stride = 4;
-        c->instr.addr_base = (load ? c->base_a : c->base_b) +
-                             (c->step / 2) * c->advance;
-        c->instr.dst = load ? 4 : INSTR_NO_REG;
-        c->instr.src[0] = load ? 2 : 4;
-    }
-    c->step++;
-    return &c->instr;
-}
-
-static void
-copy_free (InstrStream *s)
-{
-    g_free (s);
-}
-
-static const InstrStreamOps copy_ops = { copy_next, copy_free };
-
-static guint64 copy_blocks;
-
-static InstrStream *
-open_copy (void *ctx, guint64 block, int warp)
-{
-    Copy *c = g_new0 (Copy, 1);
-    (void) ctx;
-    c->base.ops = &copy_ops;
-    c->iters = 16;
-    c->advance = copy_blocks * 256 * 4;
-    c->base_a = 0x100000000ull + (block * 256 + (guint64) warp * 32) * 4;
-    c->base_b = c->base_a + c->advance * c->iters;
-    return &c->base;
-}
-
+/* The `stream` kernel model (a copy, one float per thread) through the
+ * whole hierarchy on every SM of the a100 preset, simulated exactly. */
 static void
 measure_stream (void)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = preset_load ("a100", NULL, NULL, &error);
     const GpuSpec *spec = preset_spec (preset);
-    SimStats st;
-    copy_blocks = 4 * (guint64) spec->device.sm_count * 4;
-    GpuWorkload w = { copy_blocks, 256, 8, 64 * 1024, open_copy, NULL };
-    g_autoptr (Gpu) gpu = gpu_new (spec, &w);
+    g_autoptr (KernInstance) k = kern_instance_new (kern_find ("stream"), spec,
+                                                    16 << 20, NULL, &error);
+    RunOptions o = { -1, -1, RUN_EXACT };
+    RunResult r;
     double t0 = now_seconds ();
-    gpu_run (gpu);
+    if (k == NULL || !run_kernel (spec, k, &o, &r, &error)) {
+        fprintf (stderr, "sim-rate: %s\n", error->message);
+        return;
+    }
     double dt = now_seconds () - t0;
-    gpu_stats (gpu, &st);
-    const MemStats *m = gpu_mem_stats (gpu);
     printf ("%-8s %10" G_GUINT64_FORMAT " warp instructions in %.3f s: "
             "%.1f million/s (%" G_GUINT64_FORMAT " events; %.0f GB/s of "
-            "DRAM traffic simulated)\n", "stream", st.warp_instructions, dt,
-            st.warp_instructions / dt / 1e6, gpu_events (gpu),
-            (double) (m->dram_read_bytes + m->dram_write_bytes) /
-                ((double) gpu_cycles (gpu) / (spec->device.sm_clock_mhz * 1e6)) /
-                1e9);
+            "DRAM traffic simulated)\n", "stream", r.stats.warp_instructions,
+            dt, r.stats.warp_instructions / dt / 1e6, r.events,
+            (double) r.dram_bytes / (r.time_ms * 1e-3) / 1e9);
 }
 
 int
