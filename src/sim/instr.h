@@ -6,7 +6,7 @@
  * registers, its active mask, optional compiler control fields, and for
  * memory operations the per-lane addresses.  Addresses come in a compact
  * form (lane i reads base + i * stride, 'width' bytes) or explicitly, 32
- * of them.  traces/FORMAT.md draws the text form of the same record.
+ * of them.
  *
  * Control fields (Volta and later; the SASS in ../shared/data/sass
  * carries them in each instruction's encoding): on these GPUs the
