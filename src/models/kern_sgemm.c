@@ -219,8 +219,6 @@ static guint64
 c_addr (const Sgemm *g, guint64 row0, guint64 col0, int tid, int arg)
 {
     int r0, c0;
-    if (g->kernel <= 2)
-        return 0;
     thread_tile (g, tid, &r0, &c0);
     int per = vectorized (g) ? 4 : 1;
     int cols = g->kernel == 3 ? 1 : g->kernel == 4 ? 1 : g->tn / per;
@@ -502,36 +500,38 @@ tiled_body (KProgram *p, const Sgemm *g, const TileShape *t)
                   INSTR_NO_REG, INSTR_NO_REG);
 }
 
-/* Loop overhead and the tile's loads and stores, per kernel, from the
- * reference SASS counts in the table at the top. */
+/* Loop overhead per main-loop iteration: the integer instructions
+ * (IMAD, and integer ALU + MOV + uniform + other) and branches of the
+ * reference SASS, the table at the top of this file. */
+static const struct {
+    int imad, int_alu, bra;
+} overhead[11] = {
+    [3] = { 1, 6, 1 }, [4] = { 1, 6, 1 }, [5] = { 7, 9, 1 },
+    [6] = { 1, 7, 1 }, [7] = { 2, 13, 1 }, [8] = { 2, 14, 1 },
+    [9] = { 2, 21, 3 }, [10] = { 2, 26, 1 },
+};
+
+/* The tile's global loads and shared stores follow from the tile sizes;
+ * from kernel 6 on, loads are float4 and As is stored transposed (four
+ * scalar stores per load), Bs with one STS.128 per load except where
+ * kernels 7 and 8 change its layout (scalar stores). */
 static TileShape
 shape_of (const Sgemm *g)
 {
     int a_loads = g->bm * g->bk / g->threads, b_loads = g->bk * g->bn / g->threads;
-    TileShape t = { a_loads, b_loads, 4, a_loads, b_loads, 4, 4, 1, 4, 1 };
-    switch (g->kernel) {
-    case 3:
-        t.int_alu = 6;
-        break;
-    case 4:
-        t.int_alu = 6;
-        break;
-    case 5:
-        t.imad = 7;
-        t.int_alu = 9;
-        break;
-    default:   /* float4 global loads; As stored transposed, 4 scalars */
+    gboolean scalar_bs = g->kernel == 7 || g->kernel == 8;
+    TileShape t = {
+        .n_ldg_a = a_loads, .n_ldg_b = b_loads, .ldg_width = 4,
+        .sts_a = a_loads, .sts_b = b_loads, .sts_a_width = 4, .sts_b_width = 4,
+        .imad = overhead[g->kernel].imad, .int_alu = overhead[g->kernel].int_alu,
+        .bra = overhead[g->kernel].bra,
+    };
+    if (vectorized (g)) {
         t.n_ldg_a = a_loads / 4;
         t.n_ldg_b = b_loads / 4;
         t.ldg_width = 16;
-        t.sts_a = a_loads;
-        t.sts_b = g->kernel == 7 || g->kernel == 8 ? b_loads : b_loads / 4;
-        t.sts_b_width = g->kernel == 7 || g->kernel == 8 ? 4 : 16;
-        t.imad = g->kernel == 6 ? 1 : 2;
-        t.int_alu = g->kernel == 6 ? 7 : g->kernel == 10 ? 26 :
-                    g->kernel == 9 ? 21 : g->kernel == 8 ? 14 : 13;
-        t.bra = g->kernel == 9 ? 3 : 1;
-        break;
+        t.sts_b = scalar_bs ? b_loads : b_loads / 4;
+        t.sts_b_width = scalar_bs ? 4 : 16;
     }
     return t;
 }

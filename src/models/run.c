@@ -21,16 +21,22 @@ open_warp (void *ctx, guint64 block, int warp)
     return kern_open_warp_window (w->k, block, warp, w->iterations);
 }
 
-/* One simulation: 'blocks' blocks, the main loop cut to 'iterations'. */
+/* What one simulation counted: 'blocks' blocks, the main loop cut to
+ * some number of iterations. */
 typedef struct {
     SimStats st;
     MemStats mem;
-    guint64 events;
 } Sample;
+
+/* The work the simulations of a run actually did (for --verbose). */
+typedef struct {
+    guint64 instructions;
+    guint64 events;
+} Cost;
 
 static void
 simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-          guint64 blocks, guint64 iterations, Sample *out)
+          guint64 blocks, guint64 iterations, Sample *out, Cost *cost)
 {
     Window win = { k, iterations };
     GpuWorkload w = { blocks, k->threads, occ->blocks_per_sm,
@@ -39,35 +45,33 @@ simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
     gpu_run (gpu);
     gpu_stats (gpu, &out->st);
     out->mem = *gpu_mem_stats (gpu);
-    out->events = gpu_events (gpu);
+    cost->instructions += out->st.warp_instructions;
+    cost->events += gpu_events (gpu);
 }
 
-/* Counters are all 64-bit: extrapolate them as arrays. */
+/* Counters are all 64-bit: they are combined as arrays. */
 G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
 G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
 
 static void
-extrapolate_array (guint64 *out, const guint64 *a, const guint64 *b,
-                   gsize n, double ia, double ib, double target)
+add_scaled_array (guint64 *t, const guint64 *x, const guint64 *y, gsize n,
+                  double times)
 {
     for (gsize i = 0; i < n; i++) {
-        double slope = ((double) b[i] - (double) a[i]) / (ib - ia);
-        double v = (double) b[i] + slope * (target - ib);
-        out[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
+        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
     }
 }
 
+/* total += times x (a - b), counter by counter, never below zero.
+ * 'total' may be 'a' or 'b'. */
 static void
-extrapolate (Sample *out, const Sample *a, const Sample *b, guint64 ia,
-             guint64 ib, guint64 target)
+add_difference (Sample *total, const Sample *a, const Sample *b, double times)
 {
-    extrapolate_array ((guint64 *) &out->st, (const guint64 *) &a->st,
-                       (const guint64 *) &b->st, sizeof out->st / 8,
-                       (double) ia, (double) ib, (double) target);
-    extrapolate_array ((guint64 *) &out->mem, (const guint64 *) &a->mem,
-                       (const guint64 *) &b->mem, sizeof out->mem / 8,
-                       (double) ia, (double) ib, (double) target);
-    out->events = a->events + b->events;
+    add_scaled_array ((guint64 *) &total->st, (const guint64 *) &a->st,
+                      (const guint64 *) &b->st, sizeof total->st / 8, times);
+    add_scaled_array ((guint64 *) &total->mem, (const guint64 *) &a->mem,
+                      (const guint64 *) &b->mem, sizeof total->mem / 8, times);
 }
 
 /* The largest window: past it the last measured cost per iteration is
@@ -76,56 +80,32 @@ extrapolate (Sample *out, const Sample *a, const Sample *b, guint64 ia,
 
 /* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
  * cost of one more iteration has settled (within 1 %) or the window
- * reaches MAX_WINDOW, then extrapolated to the whole loop; with 'fixed'
- * set, just the windows fixed / 2 and fixed (the ones the first wave
- * settled at).  Returns the largest window used. */
+ * reaches MAX_WINDOW, then extrapolated linearly to the whole loop; with
+ * 'fixed' set, just the windows fixed / 2 and fixed (the ones the first
+ * wave settled at).  Returns the largest window used. */
 static guint64
 sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-             guint64 blocks, guint64 fixed, Sample *out, guint64 *simulated)
+             guint64 blocks, guint64 fixed, Sample *out, Cost *cost)
 {
     guint64 iters = k->iterations, i1 = MIN (fixed ? fixed / 2 : 2, iters), i2;
-    Sample a, b;
+    Sample a;
     double slope_before = -1;
-    simulate (spec, k, occ, blocks, i1, &a);
-    *simulated += a.st.warp_instructions;
+    simulate (spec, k, occ, blocks, i1, &a, cost);
     for (;;) {
         i2 = MIN (2 * i1, iters);
-        simulate (spec, k, occ, blocks, i2, &b);
-        *simulated += b.st.warp_instructions;
-        double slope = ((double) b.st.cycles - (double) a.st.cycles) /
+        simulate (spec, k, occ, blocks, i2, out, cost);
+        double slope = ((double) out->st.cycles - (double) a.st.cycles) /
                        (double) (i2 - i1);
         if (i2 == iters || i2 >= MAX_WINDOW || fixed ||
             (slope_before >= 0 && fabs (slope - slope_before) <= 0.01 * slope))
             break;
         slope_before = slope;
-        a = b;
+        a = *out;
         i1 = i2;
     }
-    if (i2 == iters)
-        *out = b;
-    else
-        extrapolate (out, &a, &b, i1, i2, iters);
+    /* out (at i2) += (iters - i2) x the cost of one iteration. */
+    add_difference (out, out, &a, (double) (iters - i2) / (double) (i2 - i1));
     return i2;
-}
-
-/* total += times x (a - b), counter by counter, never below zero. */
-static void
-add_difference (Sample *total, const Sample *a, const Sample *b, double times)
-{
-    guint64 *t = (guint64 *) &total->st;
-    const guint64 *x = (const guint64 *) &a->st, *y = (const guint64 *) &b->st;
-    for (gsize i = 0; i < sizeof total->st / 8; i++) {
-        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
-        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
-    t = (guint64 *) &total->mem;
-    x = (const guint64 *) &a->mem;
-    y = (const guint64 *) &b->mem;
-    for (gsize i = 0; i < sizeof total->mem / 8; i++) {
-        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
-        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
-    total->events += a->events;
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
@@ -155,23 +135,24 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     Sample one, two, last;
-    guint64 *sim = &r->simulated_instructions;
+    Cost cost = { 0, 0 };
     if (r->blocks <= 2 * per_wave) {
-        r->window = sample_wave (spec, k, &r->occ, r->blocks, 0, &two, sim);
+        r->window = sample_wave (spec, k, &r->occ, r->blocks, 0, &two, &cost);
     } else {
-        r->window = sample_wave (spec, k, &r->occ, per_wave, 0, &one, sim);
-        sample_wave (spec, k, &r->occ, 2 * per_wave, r->window, &two, sim);
+        r->window = sample_wave (spec, k, &r->occ, per_wave, 0, &one, &cost);
+        sample_wave (spec, k, &r->occ, 2 * per_wave, r->window, &two, &cost);
         add_difference (&two, &two, &one, (double) (full - 2));
         if (tail > 0) {
             sample_wave (spec, k, &r->occ, per_wave + tail, r->window, &last,
-                         sim);
+                         &cost);
             add_difference (&two, &last, &one, 1.0);
         }
     }
     r->stats = two.st;
     r->mem = two.mem;
-    r->events = two.events;
     r->cycles = two.st.cycles;
+    r->events = cost.events;
+    r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
 }
 
@@ -230,13 +211,14 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
         run_sampled (spec, k, out);
     } else {
         Sample s;
-        simulate (spec, k, &out->occ, out->blocks, k->iterations, &s);
+        Cost cost = { 0, 0 };
+        simulate (spec, k, &out->occ, out->blocks, k->iterations, &s, &cost);
         out->stats = s.st;
         out->mem = s.mem;
-        out->events = s.events;
+        out->events = cost.events;
         out->cycles = s.st.cycles;
         out->window = k->iterations;
-        out->simulated_instructions = s.st.warp_instructions;
+        out->simulated_instructions = cost.instructions;
     }
     figures (spec, k, out);
     return TRUE;

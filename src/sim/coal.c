@@ -24,22 +24,6 @@ typedef struct {
     int last_sector;      /* sectors per line - 1 */
 } Geometry;
 
-/* Bits set in a mask.  By hand: __builtin_popcount is a libgcc call
- * without -mpopcnt, and it showed up in the profile.  A line of four
- * sectors (every preset) has a mask below 16: a table of 16 nibbles in
- * one constant answers that. */
-static inline int
-popcount32 (guint32 x)
-{
-    if (x < 16)
-        return (int) ((G_GUINT64_CONSTANT (0x4332322132212110) >> (4 * x)) &
-                      0xf);
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (int) ((x * 0x01010101u) >> 24);
-}
-
 /* instr_lane_addr, inlined: it runs for every lane of every memory
  * instruction, and the call alone was a third of coal_access's time.
  * test-coal checks the two agree (stride_and_explicit_forms_agree). */
@@ -210,11 +194,11 @@ coal_access (const Instr *instr, int line_bytes, int sector_bytes,
 
     out->sectors = 0;
     out->lines = 0;
-    out->bytes = (guint64) popcount32 (instr->active) * instr->width;
+    out->bytes = (guint64) sim_popcount32 (instr->active) * instr->width;
     if (instr->active == 0)
         return;
     if (!add_contiguous (out, instr, &g))
         add_lanes (out, instr, &g);
     for (int i = 0; i < out->lines; i++)
-        out->sectors += popcount32 (out->line_sectors[i]);
+        out->sectors += sim_popcount32 (out->line_sectors[i]);
 }

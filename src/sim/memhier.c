@@ -3,8 +3,6 @@
  */
 #include "config.h"
 
-#include <math.h>
-
 #include "sim/bank.h"
 #include "sim/bw.h"
 #include "sim/cache.h"
@@ -52,17 +50,11 @@ shared_access (MemHier *h, const MemRequest *req, Cycle now)
 /* ------------------------------------------------------------------ */
 /* L2 and DRAM                                                         */
 
-static guint
-popcount (guint32 x)
-{
-    return (guint) __builtin_popcount (x);
-}
-
 /* Write back what an eviction pushed out of L2. */
 static void
 write_back (MemHier *h, Cycle at, guint32 dirty)
 {
-    guint64 bytes = popcount (dirty) * (guint64) h->spec->mem.l1_sector_bytes;
+    guint64 bytes = (guint) sim_popcount32 (dirty) * (guint64) h->spec->mem.l1_sector_bytes;
     if (dirty == 0)
         return;
     bw_serve (&h->dram, at, bytes);
@@ -79,13 +71,13 @@ l2_read (MemHier *h, guint64 line, guint32 want, Cycle at)
     guint32 dirty = 0;
     guint32 hit = cache_lookup (h->l2, line, want, &ready);
     guint32 miss = want & ~hit;
-    Cycle done = bw_serve (&h->l2_bw, at, popcount (want) * (guint64) sector);
-    h->stats.l2_sectors += popcount (want);
-    h->stats.l2_hit_sectors += popcount (hit);
+    Cycle done = bw_serve (&h->l2_bw, at, (guint) sim_popcount32 (want) * (guint64) sector);
+    h->stats.l2_sectors += (guint) sim_popcount32 (want);
+    h->stats.l2_hit_sectors += (guint) sim_popcount32 (hit);
     if (hit != 0)
         done = MAX (done, ready);
     if (miss != 0) {
-        guint64 bytes = popcount (miss) * (guint64) sector;
+        guint64 bytes = (guint) sim_popcount32 (miss) * (guint64) sector;
         Cycle from_dram = bw_serve (&h->dram, at, bytes);
         h->stats.dram_read_bytes += bytes;
         cache_fill (h->l2, line, miss, from_dram, FALSE, &evicted, &dirty);
@@ -98,11 +90,11 @@ l2_read (MemHier *h, guint64 line, guint32 want, Cycle at)
 static Cycle
 l2_write (MemHier *h, guint64 line, guint32 sectors, Cycle at)
 {
-    guint64 bytes = popcount (sectors) * (guint64) h->spec->mem.l1_sector_bytes;
+    guint64 bytes = (guint) sim_popcount32 (sectors) * (guint64) h->spec->mem.l1_sector_bytes;
     guint64 evicted = 0;
     guint32 dirty = 0;
     Cycle done = bw_serve (&h->l2_bw, at, bytes);
-    h->stats.l2_sectors += popcount (sectors);
+    h->stats.l2_sectors += (guint) sim_popcount32 (sectors);
     cache_fill (h->l2, line, sectors, done, TRUE, &evicted, &dirty);
     write_back (h, at, dirty);
     return done;
@@ -132,7 +124,7 @@ load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
     guint32 hit = cache_lookup (s->l1, line, want, &ready);
     guint32 miss = want & ~hit;
     Cycle done = at + (Cycle) h->spec->mem.l1_hit_latency_cycles;
-    h->stats.l1_hit_sectors += popcount (hit);
+    h->stats.l1_hit_sectors += (guint) sim_popcount32 (hit);
     if (hit != 0)
         done = MAX (done, ready);
     if (miss == 0)

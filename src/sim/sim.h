@@ -14,4 +14,20 @@ typedef guint64 Cycle;
 /* "Not before an event says so": a time no fixed schedule reaches. */
 #define CYCLE_NEVER G_MAXUINT64
 
+/* Bits set in a mask (active lanes, sectors).  By hand: __builtin_popcount
+ * is a libgcc call without -mpopcnt, and it showed up in profiles.  A
+ * line of four sectors (every preset) has a mask below 16: a table of 16
+ * nibbles in one constant answers that. */
+static inline int
+sim_popcount32 (guint32 x)
+{
+    if (x < 16)
+        return (int) ((G_GUINT64_CONSTANT (0x4332322132212110) >> (4 * x)) &
+                      0xf);
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (int) ((x * 0x01010101u) >> 24);
+}
+
 #endif

@@ -260,19 +260,11 @@ start_variable (Warp *w, const Instr *in, gboolean is_long)
     return cookie_of (w, in, is_long);
 }
 
-static guint
-popcount32 (guint32 x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
-}
-
 static void
 count_issue (Sm *sm, const Warp *w, int sp, Cycle now)
 {
     const Instr *in = w->next;
-    guint lanes = popcount32 (in->active);
+    guint lanes = (guint) sim_popcount32 (in->active);
     sm->stats.warp_instructions++;
     sm->stats.thread_instructions += lanes;
     sm->stats.flops += (guint64) lanes * instr_info (in->op)->flops;
