@@ -73,6 +73,9 @@ typedef struct {
     guint64 a, b, c;           /* base addresses of the matrices */
     gint64 as_bytes;           /* As then Bs in shared memory */
     int bs_pitch;              /* floats per Bs row (BN + 5 for kernel 8) */
+    /* Per segment, per operation, per thread: the part of the address
+     * that depends on the thread alone (see address()). */
+    guint64 *lane_part[KGEN_N_SEGMENTS];
 } Sgemm;
 
 
@@ -280,14 +283,55 @@ lane_addr (const KProgram *p, const Sgemm *g, guint64 block, int tid,
     g_assert_not_reached ();
 }
 
+static int
+segment_of (const KProgram *p, const KOp *op)
+{
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
+        if (op >= first && op < first + p->seg[s]->len)
+            return s;
+    }
+    g_assert_not_reached ();
+}
+
 static void
 address (const KProgram *p, guint64 block, int warp, guint64 iter,
          const KOp *op, Instr *out)
 {
     const Sgemm *g = p->user;
+    int seg = segment_of (p, op);
+    const KOp *first = (const KOp *) (void *) p->seg[seg]->data;
+    const guint64 *part = g->lane_part[seg] +
+                          (gsize) (op - first) * (gsize) g->threads + warp * 32;
+    guint64 base = lane_addr (p, g, block, 0, iter, op);
     out->addr_mode = INSTR_ADDR_EXPLICIT;
     for (int lane = 0; lane < 32; lane++)
-        out->addr[lane] = lane_addr (p, g, block, warp * 32 + lane, iter, op);
+        out->addr[lane] = base + part[lane];
+}
+
+/* Every address above is a sum of terms that depend on the block and
+ * iteration alone and terms that depend on the thread alone, so
+ *   addr (block, tid, iter) = addr (block, 0, iter) + addr (0, tid, 0)
+ *                             - addr (0, 0, 0);
+ * the thread's part is tabled once (unsigned arithmetic wraps, so a
+ * negative part is fine) and a warp instruction costs one full address
+ * instead of 32 (the divisions in thread_tile dominated simulation). */
+static void
+table_lane_parts (const KProgram *p, Sgemm *g)
+{
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        GArray *ops = p->seg[s];
+        g->lane_part[s] = g_new0 (guint64, (gsize) ops->len * (gsize) g->threads);
+        for (guint i = 0; i < ops->len; i++) {
+            const KOp *op = &g_array_index (ops, KOp, i);
+            if (op->addr == AD_NONE)
+                continue;
+            guint64 zero = lane_addr (p, g, 0, 0, 0, op);
+            for (int t = 0; t < g->threads; t++)
+                g->lane_part[s][(gsize) i * (gsize) g->threads + (gsize) t] =
+                    lane_addr (p, g, 0, t, 0, op) - zero;
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -633,7 +677,10 @@ static void
 free_data (void *data)
 {
     KProgram *p = data;
-    g_free (p->user);
+    Sgemm *g = p->user;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+        g_free (g->lane_part[s]);
+    g_free (g);
     kgen_program_free (p);
 }
 
@@ -662,6 +709,7 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
     KProgram *p = kgen_program_new (k, address);
     p->user = g;
     build (p, g);
+    table_lane_parts (p, g);
     k->data = p;
     return TRUE;
 }
