@@ -26,6 +26,7 @@ open_warp (void *ctx, guint64 block, int warp)
 typedef struct {
     SimStats st;
     MemStats mem;
+    guint64 window;     /* main-loop iterations simulated */
 } Sample;
 
 /* The work the simulations of a run actually did (for --verbose). */
@@ -43,6 +44,7 @@ simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
                       (guint64) MAX (occ->l1_bytes, 0), open_warp, &win };
     g_autoptr (Gpu) gpu = gpu_new (spec, &w);
     gpu_run (gpu);
+    out->window = iterations;
     gpu_stats (gpu, &out->st);
     out->mem = *gpu_mem_stats (gpu);
     cost->instructions += out->st.warp_instructions;
@@ -80,32 +82,35 @@ add_difference (Sample *total, const Sample *a, const Sample *b, double times)
 
 /* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
  * cost of one more iteration has settled (within 1 %) or the window
- * reaches MAX_WINDOW, then extrapolated linearly to the whole loop; with
- * 'fixed' set, just the windows fixed / 2 and fixed (the ones the first
- * wave settled at).  Returns the largest window used. */
-static guint64
+ * reaches MAX_WINDOW; with 'fixed' set, just the windows fixed / 2 and
+ * fixed.  Leaves the last two windows in 'lo' and 'hi'. */
+static void
 sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-             guint64 blocks, guint64 fixed, Sample *out, Cost *cost)
+             guint64 blocks, guint64 fixed, Sample *lo, Sample *hi,
+             Cost *cost)
 {
     guint64 iters = k->iterations, i1 = MIN (fixed ? fixed / 2 : 2, iters), i2;
-    Sample a;
     double slope_before = -1;
-    simulate (spec, k, occ, blocks, i1, &a, cost);
+    simulate (spec, k, occ, blocks, i1, lo, cost);
     for (;;) {
         i2 = MIN (2 * i1, iters);
-        simulate (spec, k, occ, blocks, i2, out, cost);
-        double slope = ((double) out->st.cycles - (double) a.st.cycles) /
+        simulate (spec, k, occ, blocks, i2, hi, cost);
+        double slope = ((double) hi->st.cycles - (double) lo->st.cycles) /
                        (double) (i2 - i1);
         if (i2 == iters || i2 >= MAX_WINDOW || fixed ||
             (slope_before >= 0 && fabs (slope - slope_before) <= 0.01 * slope))
-            break;
+            return;
         slope_before = slope;
-        a = *out;
+        *lo = *hi;
         i1 = i2;
     }
-    /* out (at i2) += (iters - i2) x the cost of one iteration. */
-    add_difference (out, out, &a, (double) (iters - i2) / (double) (i2 - i1));
-    return i2;
+}
+
+/* total += n more iterations at the cost of one between 'lo' and 'hi'. */
+static void
+extrapolate (Sample *total, const Sample *lo, const Sample *hi, double n)
+{
+    add_difference (total, hi, lo, n / (double) (hi->window - lo->window));
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
@@ -123,34 +128,45 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
     return warps * k->iterations > SAMPLE_ABOVE_WARP_ITERATIONS;
 }
 
-/* Waves: one wave (W blocks) starts on an idle GPU, later waves start
- * as blocks of the one before retire, on warm caches.  So the launch is
- * the first two waves as simulated together, plus (waves - 2) times
- * what the second wave added, plus what a partial last wave adds to a
- * first one. */
+/* Waves: the first wave starts on an idle GPU; its windows give the
+ * cost of one iteration once the blocks have drifted out of their
+ * lockstep start, which takes a while (the cost per iteration can jump
+ * after a dozen iterations as the blocks sharing L2 data drift apart).
+ * Every later wave goes through the same start: what a second wave adds
+ * to the first in the window, plus its remaining iterations at the
+ * first wave's settled cost.  A partial last wave adds what it adds in
+ * the window, plus its remaining iterations at its own cost (fewer SMs
+ * share L2 and DRAM).  The windows of the later waves are the first
+ * wave's largest. */
 static void
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
 {
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
-    Sample one, two, last;
+    guint64 iters = k->iterations;
+    Sample lo, hi, total, more, tail_lo, tail_hi;
     Cost cost = { 0, 0 };
-    if (r->blocks <= 2 * per_wave) {
-        r->window = sample_wave (spec, k, &r->occ, r->blocks, 0, &two, &cost);
-    } else {
-        r->window = sample_wave (spec, k, &r->occ, per_wave, 0, &one, &cost);
-        sample_wave (spec, k, &r->occ, 2 * per_wave, r->window, &two, &cost);
-        add_difference (&two, &two, &one, (double) (full - 2));
-        if (tail > 0) {
-            sample_wave (spec, k, &r->occ, per_wave + tail, r->window, &last,
-                         &cost);
-            add_difference (&two, &last, &one, 1.0);
-        }
+
+    sample_wave (spec, k, &r->occ, MIN (r->blocks, per_wave), 0, &lo, &hi,
+                 &cost);
+    guint64 w = r->window = hi.window;
+    total = hi;
+    extrapolate (&total, &lo, &hi, (double) (iters - w));
+    if (full >= 2) {
+        simulate (spec, k, &r->occ, 2 * per_wave, w, &more, &cost);
+        add_difference (&total, &more, &hi, (double) (full - 1));
+        extrapolate (&total, &lo, &hi, (double) ((full - 1) * (iters - w)));
     }
-    r->stats = two.st;
-    r->mem = two.mem;
-    r->cycles = two.st.cycles;
+    if (full >= 1 && tail > 0) {
+        sample_wave (spec, k, &r->occ, tail, w, &tail_lo, &tail_hi, &cost);
+        simulate (spec, k, &r->occ, per_wave + tail, w, &more, &cost);
+        add_difference (&total, &more, &hi, 1.0);
+        extrapolate (&total, &tail_lo, &tail_hi, (double) (iters - w));
+    }
+    r->stats = total.st;
+    r->mem = total.mem;
+    r->cycles = total.st.cycles;
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
