@@ -82,8 +82,17 @@ read_header (TraceReader *r, GError **error)
                                     &done, &e))
             return at_line (r, r->head_lines, e, error);
     }
-    if (!trace_file_end (r->file, &r->first, &e))
+    if (!trace_file_end (r->file, &r->first, &e)) {
+        if (g_error_matches (e, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT)) {
+            g_clear_error (&e);
+            e = g_error_new (SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                             "the gzip file is not one member per section "
+                             "(was it compressed whole, with gzip?): gunzip "
+                             "it, or write it with `smsim trace gen -o "
+                             "FILE.gz`");
+        }
         return at_line (r, r->head_lines, e, error);
+    }
     r->warps = trace_head_warps (&r->head);
     return TRUE;
 }
@@ -261,20 +270,27 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
     return TRUE;
 }
 
-/* Check warp 'warp''s record, in sc->text. */
+static gboolean
+length_mismatch (Scan *sc, int warp, GError **error)
+{
+    return fail (error, "%s: line %d: warp %d's record does not end with a "
+                 "line end: its length on line %d does not match (lengths "
+                 "count bytes; was the file edited?)",
+                 trace_file_path (sc->r->file), sc->line, warp,
+                 sc->section_line);
+}
+
+/* Check warp 'warp''s record, in sc->text, line by line: a bad line is
+ * reported before a length that does not match. */
 static gboolean
 scan_record (Scan *sc, int warp, gboolean epilogue, GError **error)
 {
     char *p = sc->text->str, *end = p + sc->text->len;
     GError *e = NULL;
-    if (p == end || end[-1] != '\n')
-        return fail (error, "%s: line %d: warp %d's record does not end "
-                     "with a line end: its length on line %d does not match "
-                     "(lengths count bytes; was the file edited?)",
-                     trace_file_path (sc->r->file), sc->line, warp,
-                     sc->section_line);
-    for (gboolean first = TRUE; p < end; first = FALSE) {
+    for (gboolean first = TRUE; p < end || first; first = FALSE) {
         char *nl = memchr (p, '\n', (gsize) (end - p));
+        if (nl == NULL)
+            return length_mismatch (sc, warp, error);
         *nl = '\0';
         gboolean ok = first ? is_warp_line (p, warp)
                             : scan_instruction (sc, p, nl + 1 == end, epilogue,
