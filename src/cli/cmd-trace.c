@@ -62,9 +62,11 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
         return CLI_EXIT_FAIL;
     }
     printf ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
-            " blocks of %d warps, %" G_GUINT64_FORMAT " main-loop iterations "
-            "each\n", path, model->id, size, kern_blocks (k),
-            (k->threads + 31) / 32, k->iterations);
+            " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "
+            "iteration%s each\n", path, model->id, size, kern_blocks (k),
+            kern_blocks (k) == 1 ? "" : "s", (k->threads + 31) / 32,
+            k->threads > 32 ? "s" : "", k->iterations,
+            k->iterations == 1 ? "" : "s");
     return CLI_EXIT_OK;
 }
 
