@@ -145,3 +145,15 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
     s->iterations = iterations;
     return &s->base;
 }
+
+gboolean
+kgen_stream_position (const InstrStream *stream, int *segment,
+                      guint64 *iteration)
+{
+    const KStream *s = (const KStream *) stream;
+    if (stream->ops != &kstream_ops)
+        return FALSE;
+    *segment = s->seg;
+    *iteration = s->iter;
+    return TRUE;
+}

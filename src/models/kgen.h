@@ -57,4 +57,10 @@ guint kgen_count (const KProgram *p, int segment, InstrOp op);
 InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
                               guint32 active, guint64 iterations);
 
+/* Where the instruction 'stream' last returned stands: its segment and,
+ * in the body, its iteration (what a trace file marks).  FALSE if
+ * 'stream' is not played from a program. */
+gboolean kgen_stream_position (const InstrStream *stream, int *segment,
+                               guint64 *iteration);
+
 #endif

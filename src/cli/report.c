@@ -1,0 +1,213 @@
+/*
+ * report.c -- run one launch and report it, for `smsim run` and
+ * `smsim trace replay`.  See report.h.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <json-glib/json-glib.h>
+
+#include "cli/report.h"
+#include "models/kern_trace.h"
+#include "models/run.h"
+
+static void
+text_report (GString *o, const GpuSpec *s, const KernInstance *k,
+             const RunResult *r)
+{
+    char limiter[64];
+    g_string_append_printf (o, "%s on %s, size %" G_GINT64_FORMAT ": grid %"
+                            G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
+                            ", %d threads, %" G_GINT64_FORMAT " registers, %"
+                            G_GINT64_FORMAT " B shared memory per block\n\n",
+                            k->model->id, s->id, k->size, k->grid_x, k->grid_y,
+                            k->threads, r->launch.regs_per_thread,
+                            r->launch.static_smem_bytes + r->launch.dyn_smem_bytes);
+    g_string_append_printf (o, "simulation           %s\n",
+                            r->sampled ? "sampled" : "exact");
+    if (r->sampled)
+        g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
+                                " of %" G_GUINT64_FORMAT " main-loop "
+                                "iterations, %" G_GUINT64_FORMAT " waves\n",
+                                r->window, k->iterations, r->waves);
+    g_string_append_printf (o, "cycles               %" G_GUINT64_FORMAT "\n"
+                            "time                 %.4f ms\n"
+                            "throughput           %.1f GFLOP/s\n"
+                            "occupancy            %.1f %% theoretical "
+                            "(%d blocks/SM, %s), %.1f %% achieved\n"
+                            "warp instructions    %" G_GUINT64_FORMAT "\n"
+                            "L1 hit rate          %.1f %%\n"
+                            "L2 hit rate          %.1f %%\n"
+                            "DRAM traffic         %" G_GUINT64_FORMAT " B\n"
+                            "shared-memory bank conflicts  %" G_GUINT64_FORMAT
+                            " extra wavefronts\n",
+                            r->cycles, r->time_ms, r->gflops,
+                            r->occ.occupancy_pct, r->occ.blocks_per_sm,
+                            occ_limiter_name (r->occ.limiter, limiter,
+                                              sizeof limiter),
+                            r->achieved_occupancy_pct,
+                            r->stats.warp_instructions, 100 * r->l1_hit_rate,
+                            100 * r->l2_hit_rate, r->dram_bytes,
+                            r->mem.smem_conflicts);
+    char limit[256];
+    run_limiter (s, r, limit, sizeof limit);
+    g_string_append_printf (o, "limited by           %s\n", limit);
+    g_string_append (o, "\nwarp cycles per issued instruction, by state:\n");
+    double total = 0;
+    for (int i = 0; i < STALL_N; i++) {
+        double v = stats_per_issue (&r->stats, (StallReason) i);
+        total += v;
+        if (v >= 0.005)
+            g_string_append_printf (o, "  %-20s %7.2f\n",
+                                    stats_stall_name ((StallReason) i), v);
+    }
+    g_string_append_printf (o, "  %-20s %7.2f\n", "(total)", total);
+}
+
+static void
+member_double (JsonBuilder *b, const char *name, double v)
+{
+    json_builder_set_member_name (b, name);
+    json_builder_add_double_value (b, v);
+}
+
+static void
+member_int (JsonBuilder *b, const char *name, gint64 v)
+{
+    json_builder_set_member_name (b, name);
+    json_builder_add_int_value (b, v);
+}
+
+static void
+json_report (GString *o, const GpuSpec *s, const KernInstance *k,
+             const RunResult *r)
+{
+    g_autoptr (JsonBuilder) b = json_builder_new ();
+    json_builder_begin_object (b);
+    json_builder_set_member_name (b, "gpu");
+    json_builder_add_string_value (b, s->id);
+    json_builder_set_member_name (b, "kernel");
+    json_builder_add_string_value (b, k->model->id);
+    member_int (b, "size", k->size);
+    member_int (b, "cycles", (gint64) r->cycles);
+    member_double (b, "time_ms", r->time_ms);
+    member_double (b, "gflops", r->gflops);
+    member_double (b, "theoretical_occupancy", r->occ.occupancy_pct);
+    member_double (b, "achieved_occupancy", r->achieved_occupancy_pct);
+    member_int (b, "warp_instructions", (gint64) r->stats.warp_instructions);
+    json_builder_set_member_name (b, "stalls");
+    json_builder_begin_object (b);
+    for (int i = 0; i < STALL_N; i++)
+        member_double (b, stats_stall_name ((StallReason) i),
+                       stats_per_issue (&r->stats, (StallReason) i));
+    json_builder_end_object (b);
+    member_double (b, "l1_hit_rate", r->l1_hit_rate);
+    member_double (b, "l2_hit_rate", r->l2_hit_rate);
+    member_int (b, "dram_bytes", (gint64) r->dram_bytes);
+    member_int (b, "smem_bank_conflicts", (gint64) r->mem.smem_conflicts);
+    char limit[256];
+    run_limiter (s, r, limit, sizeof limit);
+    json_builder_set_member_name (b, "limiter");
+    json_builder_add_string_value (b, limit);
+    json_builder_set_member_name (b, "sampled");
+    json_builder_add_boolean_value (b, r->sampled);
+    member_int (b, "window_iterations", (gint64) r->window);
+    member_int (b, "waves", (gint64) r->waves);
+    json_builder_end_object (b);
+    g_autoptr (JsonNode) root = json_builder_get_root (b);
+    g_autofree char *text = json_to_string (root, TRUE);
+    g_string_append_printf (o, "%s\n", text);
+}
+
+static double
+seconds (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+void
+report_options_init (ReportOptions *o)
+{
+    const GOptionEntry entries[] = {
+        { "regs", 'r', 0, G_OPTION_ARG_INT64, &o->regs,
+          "registers per thread instead of the model's", "R" },
+        { "smem", 's', 0, G_OPTION_ARG_INT64, &o->smem,
+          "static shared memory per block instead of the model's", "B" },
+        { "exact", 0, 0, G_OPTION_ARG_NONE, &o->exact,
+          "simulate every instruction of every warp (no sampling)", NULL },
+        { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,
+          "sample a window of the main loop even if the launch is small",
+          NULL },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+          "text (default) or json", "FORMAT" },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+          "write here (whole or not at all) instead of standard output",
+          "FILE" },
+        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
+          "print the simulation rate and peak memory on standard error",
+          NULL },
+        G_OPTION_ENTRY_NULL
+    };
+    G_STATIC_ASSERT (sizeof entries == sizeof o->entries);
+    o->regs = o->smem = -1;
+    o->exact = o->sampled = o->verbose = FALSE;
+    o->format = o->output = NULL;
+    memcpy (o->entries, entries, sizeof entries);
+}
+
+void
+report_options_clear (ReportOptions *o)
+{
+    g_clear_pointer (&o->format, g_free);
+    g_clear_pointer (&o->output, g_free);
+}
+
+gboolean
+report_format (const ReportOptions *o, CliFormat *format, GError **error)
+{
+    return cli_format_parse (o->format, 1u << CLI_FORMAT_TEXT |
+                                            1u << CLI_FORMAT_JSON,
+                             format, error);
+}
+
+int
+report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
+            const ReportOptions *a, CliFormat format)
+{
+    g_autoptr (GError) error = NULL;
+    RunOptions o = { a->regs, a->smem,
+                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO };
+    RunResult r;
+    g_autoptr (GString) out = g_string_new (NULL);
+    double t0 = seconds ();
+    if (!run_kernel (spec, k, &o, &r, &error) || !kern_trace_check (k, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    double wall = seconds () - t0;
+    if (format == CLI_FORMAT_JSON)
+        json_report (out, spec, k, &r);
+    else
+        text_report (out, spec, k, &r);
+    if (!cli_write_output (a->output, out, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    if (a->verbose) {
+        struct rusage ru;
+        getrusage (RUSAGE_SELF, &ru);
+        fprintf (stderr, "smsim %s: %" G_GUINT64_FORMAT " warp instructions "
+                 "simulated in %.2f s: %.1f million per second (%"
+                 G_GUINT64_FORMAT " events); peak memory %ld KiB\n", cmd->name,
+                 r.simulated_instructions, wall,
+                 (double) r.simulated_instructions / wall / 1e6, r.events,
+                 ru.ru_maxrss);
+    }
+    return CLI_EXIT_OK;
+}

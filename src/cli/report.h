@@ -1,0 +1,37 @@
+/*
+ * report.h -- one simulated launch, run and reported: the options
+ * `smsim run` and `smsim trace replay` share (--regs, --smem, --exact,
+ * --sampled, --format, --output, --verbose), the run, and its text or
+ * JSON report, so a replayed trace reports exactly as its model does.
+ */
+#ifndef SMSIM_CLI_REPORT_H
+#define SMSIM_CLI_REPORT_H
+
+#include "cli/cli.h"
+#include "models/kern.h"
+
+typedef struct {
+    gint64 regs;
+    gint64 smem;
+    gboolean exact;
+    gboolean sampled;
+    gboolean verbose;
+    char *format;
+    char *output;
+    GOptionEntry entries[8];
+} ReportOptions;
+
+void report_options_init (ReportOptions *o);
+void report_options_clear (ReportOptions *o);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReportOptions, report_options_clear)
+
+/* The --format given (text or json). */
+gboolean report_format (const ReportOptions *o, CliFormat *format,
+                        GError **error);
+
+/* Simulate 'k' on 'spec' and write the report; the exit status. */
+int report_run (const CmdEntry *cmd, const GpuSpec *spec,
+                const KernInstance *k, const ReportOptions *o,
+                CliFormat format);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * kern_trace.c -- a kernel instance replayed from a trace file.  See
+ * kern_trace.h.
+ *
+ * The instance's model is made for the file (its id is the traced
+ * kernel's, so a replay reports like a run of the model) and lives in
+ * the instance's data, with the reader.
+ */
+#include "config.h"
+
+#include "models/kern_trace.h"
+#include "models/trace_read.h"
+
+typedef struct {
+    KernModel model;
+    KernParam params[KERN_MAX_PARAMS];
+    TraceReader *reader;
+} TraceKern;
+
+static gboolean
+trace_setup (KernInstance *k, const GpuSpec *spec, GError **error)
+{
+    (void) k;
+    (void) spec;
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
+                 "a trace's launch comes from its file: open it with "
+                 "`smsim trace replay`");
+    return FALSE;
+}
+
+static InstrStream *
+trace_open_warp (const KernInstance *k, guint64 block, int warp,
+                 guint64 iterations)
+{
+    const TraceKern *t = k->data;
+    return trace_reader_open_warp (t->reader, block, warp, iterations);
+}
+
+static void
+trace_free (void *data)
+{
+    TraceKern *t = data;
+    trace_reader_free (t->reader);
+    g_free (t);
+}
+
+static void
+fill_instance (KernInstance *k, TraceKern *t)
+{
+    const TraceHead *h = trace_reader_head (t->reader);
+    t->model.id = h->kernel;
+    t->model.summary = "replayed from a trace file";
+    t->model.params = t->params;
+    t->model.n_params = h->n_params;
+    t->model.size_help = "the traced kernel's size";
+    t->model.setup = trace_setup;
+    t->model.open_warp = trace_open_warp;
+    t->model.free_data = trace_free;
+    for (int i = 0; i < h->n_params; i++) {
+        KernParam p = { h->param_name[i], h->param_value[i], h->param_value[i],
+                        h->param_value[i], "as traced" };
+        t->params[i] = p;
+        k->param[i] = h->param_value[i];
+    }
+    k->model = &t->model;
+    k->size = h->size;
+    k->grid_x = h->grid_x;
+    k->grid_y = h->grid_y;
+    k->threads = h->threads;
+    k->regs = h->regs;
+    k->static_smem = h->static_smem;
+    k->dyn_smem = h->dyn_smem;
+    k->flops = h->flops;
+    k->iterations = h->iterations;
+    k->data = t;
+}
+
+KernInstance *
+kern_trace_open (const char *path, GError **error)
+{
+    g_autoptr (TraceReader) r = trace_reader_open (path, error);
+    if (r == NULL || !trace_reader_scan (r, NULL, NULL, error))
+        return NULL;
+    TraceKern *t = g_new0 (TraceKern, 1);
+    KernInstance *k = g_new0 (KernInstance, 1);
+    t->reader = g_steal_pointer (&r);
+    fill_instance (k, t);
+    return k;
+}
+
+gboolean
+kern_trace_check (const KernInstance *k, GError **error)
+{
+    if (k->model->open_warp != trace_open_warp)
+        return TRUE;
+    return trace_reader_error (((const TraceKern *) k->data)->reader, error);
+}
+
+const char *
+kern_trace_gpu (const KernInstance *k)
+{
+    g_assert (k->model->open_warp == trace_open_warp);
+    return trace_reader_head (((const TraceKern *) k->data)->reader)->gpu;
+}

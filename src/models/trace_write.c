@@ -1,0 +1,137 @@
+/*
+ * trace_write.c -- write a trace.  See trace_write.h.
+ */
+#include "config.h"
+
+#include "models/kgen.h"
+#include "models/trace_head.h"
+#include "models/trace_line.h"
+#include "models/trace_store.h"
+#include "models/trace_write.h"
+
+/* One warp of the block being written: its stream and the instruction
+ * it has given but that belongs to a later section. */
+typedef struct {
+    InstrStream *stream;
+    Instr held;
+    guint64 held_section;
+    gboolean has_held;
+    gboolean ended;
+} WarpSource;
+
+/* Section index of where 'stream' stands: 0 the prologue, 1 + i
+ * iteration i, n + 1 the epilogue. */
+static gboolean
+section_of (const KernInstance *k, InstrStream *stream, guint64 *section,
+            GError **error)
+{
+    int seg;
+    guint64 iter;
+    if (!kgen_stream_position (stream, &seg, &iter)) {
+        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                     "%s: its streams do not show their loop structure, "
+                     "which a trace marks", k->model->id);
+        return FALSE;
+    }
+    *section = seg == KGEN_PROLOGUE ? 0 : seg == KGEN_BODY ? 1 + iter
+                                                         : k->iterations + 1;
+    return TRUE;
+}
+
+/* Pull 'w''s instructions of section 'section' into 'record'. */
+static gboolean
+fill_record (const KernInstance *k, WarpSource *w, guint64 section,
+             GString *record, GError **error)
+{
+    for (;;) {
+        if (!w->has_held && !w->ended) {
+            const Instr *in = instr_stream_next (w->stream);
+            if (in == NULL) {
+                w->ended = TRUE;
+                break;
+            }
+            w->held = *in;
+            w->has_held = TRUE;
+            if (!section_of (k, w->stream, &w->held_section, error))
+                return FALSE;
+        }
+        if (!w->has_held || w->held_section != section)
+            break;
+        trace_line_format (record, &w->held);
+        w->has_held = FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean
+write_section (const KernInstance *k, TraceSink *sink, WarpSource *src,
+               int warps, guint64 block, guint64 section, GString *unit,
+               GError **error)
+{
+    g_autoptr (GString) records = g_string_new (NULL);
+    g_string_truncate (unit, 0);
+    if (section == 0)
+        g_string_append_printf (unit, "B %" G_GUINT64_FORMAT, block);
+    else if (section <= k->iterations)
+        g_string_append_printf (unit, "I %" G_GUINT64_FORMAT, section - 1);
+    else
+        g_string_append (unit, "E");
+    for (int w = 0; w < warps; w++) {
+        gsize before = records->len;
+        g_string_append_printf (records, "W %d\n", w);
+        if (!fill_record (k, &src[w], section, records, error))
+            return FALSE;
+        g_string_append_printf (unit, " %" G_GSIZE_FORMAT, records->len - before);
+    }
+    g_string_append_c (unit, '\n');
+    g_string_append_len (unit, records->str, (gssize) records->len);
+    return trace_sink_write (sink, unit, error);
+}
+
+static gboolean
+write_block (const KernInstance *k, TraceSink *sink, guint64 block,
+             GString *unit, GError **error)
+{
+    int warps = (k->threads + 31) / 32;
+    WarpSource *src = g_new0 (WarpSource, warps);
+    gboolean ok = TRUE;
+    for (int w = 0; w < warps; w++)
+        src[w].stream = kern_open_warp (k, block, w);
+    for (guint64 s = 0; s < k->iterations + 2 && ok; s++)
+        ok = write_section (k, sink, src, warps, block, s, unit, error);
+    for (int w = 0; w < warps; w++) {
+        if (ok && (src[w].has_held || !src[w].ended)) {
+            g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                         "%s: block %" G_GUINT64_FORMAT ", warp %d: an "
+                         "instruction out of the loop's order", k->model->id,
+                         block, w);
+            ok = FALSE;
+        }
+        instr_stream_free (src[w].stream);
+    }
+    g_free (src);
+    return ok;
+}
+
+gboolean
+trace_write (const KernInstance *k, const char *gpu, const char *path,
+             GError **error)
+{
+    g_autoptr (TraceSink) sink =
+        trace_sink_new (path, g_str_has_suffix (path, ".gz"), error);
+    g_autoptr (GString) unit = g_string_new (NULL);
+    TraceHead head;
+    if (sink == NULL)
+        return FALSE;
+    trace_head_from_kernel (&head, k, gpu);
+    trace_head_format (&head, unit);
+    trace_head_clear (&head);
+    if (!trace_sink_write (sink, unit, error))
+        return FALSE;
+    for (guint64 b = 0; b < kern_blocks (k); b++)
+        if (!write_block (k, sink, b, unit, error))
+            return FALSE;
+    g_string_assign (unit, "end\n");
+    return trace_sink_write (sink, unit, error) &&
+           trace_sink_commit (sink, error);
+}

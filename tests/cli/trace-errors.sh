@@ -1,0 +1,91 @@
+#!/bin/sh
+# Malformed traces are refused with the file, the line and the field,
+# and exit status 2; never a crash or a hang.  Each bad file is made
+# from a good one; the expected line numbers come from grep -n on the
+# good file.
+. "${top_srcdir:-.}/tests/cli/setup"
+
+good="$work/good.trace"
+"$SMSIM" trace gen --kernel pmpp-tiled --size 32 --param TILE_WIDTH=8 \
+    -o "$good" >/dev/null
+"$SMSIM" trace gen --kernel pmpp-tiled --size 32 --param TILE_WIDTH=8 \
+    -o "$good.gz" >/dev/null
+
+# bad FILE NEEDLE...: both info and replay refuse FILE, naming it and
+# saying each NEEDLE.
+bad() {
+    f=$1
+    shift
+    for action in info replay; do
+        expect_fail 2 "$SMSIM" trace $action "$f"
+        contains "$work/err" "$f: "
+        for needle in "$@"; do
+            contains "$work/err" "$needle"
+        done
+    done
+}
+
+# Header: a value out of range, an unknown key, a missing key, another
+# version, not a trace at all.
+n=$(grep -n '^block ' "$good" | cut -d: -f1)
+sed 's/^block 64$/block 2000/' "$good" >"$work/h1.trace"
+bad "$work/h1.trace" "line $n: block 2000: must be an integer in 1..1024"
+n=$(grep -n '^regs ' "$good" | cut -d: -f1)
+sed 's/^regs /registers /' "$good" >"$work/h2.trace"
+bad "$work/h2.trace" "line $n: 'registers': not a header key"
+sed '/^flops /d' "$good" >"$work/h3.trace"
+bad "$work/h3.trace" "records: the header lacks 'flops F'"
+sed '1s/.*/smsim-trace 2/' "$good" >"$work/h4.trace"
+bad "$work/h4.trace" "line 1: smsim-trace 2: this smsim reads version 1"
+printf 'hello\n' >"$work/h5.trace"
+bad "$work/h5.trace" "line 1: not an smsim trace"
+: >"$work/empty.trace"
+bad "$work/empty.trace" "line 1: truncated"
+
+# An unknown opcode (same length, so the section's lengths still hold).
+n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
+sed "${n}s/^FFMA /FFMX /" "$good" >"$work/op.trace"
+bad "$work/op.trace" "line $n: opcode 'FFMX': unknown"
+
+# Too few addresses: lane 31's difference removed.
+n=$(grep -n ' A=' "$good" | head -1 | cut -d: -f1)
+sed "${n}s/,[-+][0-9]*\$//" "$good" >"$work/addr.trace"
+bad "$work/addr.trace" "line $n: field 'A': 31 addresses, expected 32"
+
+# A bad field value.
+n=$(grep -n ' w=4 ' "$good" | head -1 | cut -d: -f1)
+sed "${n}s/ w=4 / w=3 /" "$good" >"$work/w.trace"
+bad "$work/w.trace" "line $n: field 'w=3': bytes per lane must be 1, 2, 4, 8 or 16"
+
+# An edited record (a line added): the lengths no longer match.
+n=$(grep -n '^W 0$' "$good" | head -1 | cut -d: -f1)
+sed "${n}a\\
+MOV R1 RZ RZ RZ" "$good" >"$work/len.trace"
+bad "$work/len.trace" "its length on line $((n - 1)) does not match"
+
+# A section out of order: block 1 marked as block 5.
+sed 's/^B 1 /B 5 /' "$good" >"$work/sec.trace"
+n=$(grep -n '^B 5 ' "$work/sec.trace" | cut -d: -f1)
+bad "$work/sec.trace" "line $n: expected 'B 1 ...'"
+
+# Truncated plain file: inside a record, and just before the last line.
+size=$(wc -c <"$good")
+head -c $((size / 2)) "$good" >"$work/cut.trace"
+bad "$work/cut.trace" "truncated"
+head -n -1 "$good" >"$work/cut2.trace"
+bad "$work/cut2.trace" "line $(wc -l <"$good"): truncated"
+
+# Truncated gzip, a corrupt gzip member, a gzip compressed whole.
+size=$(wc -c <"$good.gz")
+head -c $((size / 2)) "$good.gz" >"$work/cut.trace.gz"
+bad "$work/cut.trace.gz" "truncated gzip"
+{ head -c $((size / 2)) "$good.gz"; printf 'XXXXXXXXXXXXXXXX'; \
+  tail -c +$((size / 2 + 17)) "$good.gz"; } >"$work/corrupt.trace.gz"
+bad "$work/corrupt.trace.gz" "line "
+gzip -c "$good" >"$work/whole.trace.gz"
+bad "$work/whole.trace.gz" "not one member per section"
+
+# Bytes after the end.
+{ cat "$good"; echo "MOV R0 RZ RZ RZ"; } >"$work/tail.trace"
+bad "$work/tail.trace" "bytes after the 'end' line"
+echo "trace errors ok"

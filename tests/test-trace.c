@@ -1,0 +1,309 @@
+/*
+ * test-trace.c -- trace files: an instruction line says exactly what an
+ * Instr holds; a written trace replays every warp's stream as the model
+ * makes it (whole, and cut to a sampling window); a replayed run counts
+ * what the model's run counts; `trace info`'s counts follow hand
+ * formulas from the kernels' sources; bad lines are refused naming the
+ * field.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "models/kern.h"
+#include "models/kern_trace.h"
+#include "models/run.h"
+#include "models/trace_info.h"
+#include "models/trace_line.h"
+#include "models/trace_read.h"
+#include "models/trace_write.h"
+#include "testutil.h"
+
+static KernInstance *
+make (const GpuSpec *spec, const char *id, gint64 size, const char *p0)
+{
+    g_autoptr (GError) error = NULL;
+    const char *params[] = { p0, NULL };
+    KernInstance *k = kern_instance_new (kern_find (id), spec, size, params,
+                                         &error);
+    cr_assert_not_null (k, "%s: %s", id, error ? error->message : "");
+    return k;
+}
+
+/* Write 'k''s trace to a scratch file named 'name'. */
+static char *
+write_trace (const KernInstance *k, const GpuSpec *spec, const char *name)
+{
+    g_autoptr (GError) error = NULL;
+    char *path = tu_write_file (name, "");
+    cr_assert (trace_write (k, spec->id, path, &error), "%s",
+               error ? error->message : "");
+    return path;
+}
+
+/* Same instruction: every field the simulator reads. */
+static void
+assert_same (const Instr *a, const Instr *b, const char *where)
+{
+    cr_assert_eq (a->op, b->op, "%s: op", where);
+    cr_assert_eq (a->dst, b->dst, "%s: dst", where);
+    cr_assert_eq (a->n_dst, b->n_dst, "%s: n_dst", where);
+    cr_assert_arr_eq (a->src, b->src, 3, "%s: src", where);
+    cr_assert_eq (a->width, b->width, "%s: width", where);
+    cr_assert_eq (a->addr_mode, b->addr_mode, "%s: addr_mode", where);
+    cr_assert_eq (a->active, b->active, "%s: active", where);
+    cr_assert_eq (a->ctrl, b->ctrl, "%s: ctrl", where);
+    cr_assert_eq (a->stall, b->stall, "%s: stall", where);
+    cr_assert_eq (a->yield, b->yield, "%s: yield", where);
+    cr_assert_eq (a->wr_sb, b->wr_sb, "%s: wr_sb", where);
+    cr_assert_eq (a->wait_mask, b->wait_mask, "%s: wait_mask", where);
+    if (a->addr_mode != INSTR_ADDR_NONE)
+        for (int lane = 0; lane < 32; lane++)
+            cr_assert_eq (instr_lane_addr (a, lane), instr_lane_addr (b, lane),
+                          "%s: lane %d", where, lane);
+    if (a->addr_mode == INSTR_ADDR_STRIDE) {
+        cr_assert_eq (a->addr_base, b->addr_base, "%s: base", where);
+        cr_assert_eq (a->addr_stride, b->addr_stride, "%s: stride", where);
+    }
+}
+
+static void
+round_trip (const Instr *in)
+{
+    g_autoptr (GString) line = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    Instr back;
+    trace_line_format (line, in);
+    cr_assert_eq (line->str[line->len - 1], '\n');
+    g_string_truncate (line, line->len - 1);
+    cr_assert (trace_line_parse (line->str, &back, &error), "'%s': %s",
+               line->str, error ? error->message : "");
+    assert_same (in, &back, line->str);
+}
+
+Test (trace, line_round_trip_of_every_form)
+{
+    Instr in;
+    instr_init (&in, INSTR_FFMA);
+    in.dst = 0;
+    in.src[0] = 254;
+    in.src[1] = 1;
+    round_trip (&in);
+    /* Control fields, a partial mask, no counter. */
+    in.ctrl = 1;
+    in.stall = 15;
+    in.yield = 1;
+    in.wait_mask = 0x3f;
+    in.active = 0x0000ffffu;
+    round_trip (&in);
+    in.wr_sb = 5;
+    in.active = 0;
+    round_trip (&in);
+    /* A negative stride, a 64-bit base; a vector load's 4 registers. */
+    instr_init (&in, INSTR_LDG);
+    in.dst = 8;
+    in.n_dst = 4;
+    in.width = 16;
+    in.addr_mode = INSTR_ADDR_STRIDE;
+    in.addr_base = G_GUINT64_CONSTANT (0xfffffffffffffff0);
+    in.addr_stride = -16;
+    round_trip (&in);
+    /* Explicit addresses that wrap around and jump. */
+    instr_init (&in, INSTR_STS);
+    in.width = 4;
+    in.n_dst = 1;
+    in.addr_mode = INSTR_ADDR_EXPLICIT;
+    for (int lane = 0; lane < 32; lane++)
+        in.addr[lane] = lane % 2 ? G_MAXUINT64 - (guint64) lane
+                                 : (guint64) lane * 4096;
+    round_trip (&in);
+}
+
+static void
+parse_fails (const char *line, const char *needle)
+{
+    g_autoptr (GError) error = NULL;
+    Instr in;
+    cr_assert_not (trace_line_parse (line, &in, &error), "'%s' parsed", line);
+    cr_assert_not_null (strstr (error->message, needle), "'%s': %s", line,
+                        error->message);
+}
+
+Test (trace, bad_lines_name_the_field)
+{
+    parse_fails ("FOO R0 RZ RZ RZ", "opcode 'FOO': unknown");
+    parse_fails ("FFMA R255 RZ RZ RZ", "destination register 'R255'");
+    parse_fails ("FFMA R0 R1 RZ", "source register missing");
+    parse_fails ("LDG R0 R1 RZ RZ w=4 A=100,+4,+4", "field 'A': 3 addresses, "
+                 "expected 32");
+    parse_fails ("LDG R0 R1 RZ RZ w=3 a=100+4", "field 'w=3'");
+    parse_fails ("LDG R0 R1 RZ RZ w=4", "addresses missing");
+    parse_fails ("LDG R0 R1 RZ RZ a=100+4", "field 'w=' missing");
+    parse_fails ("FADD R0 R1 RZ RZ a=100+4", "only memory operations");
+    parse_fails ("FADD R0 R1 RZ RZ m=1ffffffff", "field 'm=1ffffffff'");
+    parse_fails ("FADD R0 R1 RZ RZ c=16/0/-/0", "field 'c=16/0/-/0'");
+    parse_fails ("FADD R0 R1 RZ RZ q=1", "field 'q=1': unknown");
+    parse_fails ("LDG R0 R1 RZ RZ w=4 a=100+4 A=1", "given twice");
+}
+
+/* Every warp of 'k' and of its trace 't', the main loop cut to
+ * 'iterations', gives the same instructions. */
+static void
+assert_streams_equal (const KernInstance *k, const KernInstance *t,
+                      guint64 iterations)
+{
+    int warps = (k->threads + 31) / 32;
+    for (guint64 b = 0; b < kern_blocks (k); b++)
+        for (int w = 0; w < warps; w++) {
+            g_autoptr (InstrStream) a = kern_open_warp_window (k, b, w, iterations);
+            g_autoptr (InstrStream) c = kern_open_warp_window (t, b, w, iterations);
+            const Instr *x, *y;
+            for (int i = 0;; i++) {
+                char where[64];
+                x = instr_stream_next (a);
+                y = instr_stream_next (c);
+                g_snprintf (where, sizeof where, "block %" G_GUINT64_FORMAT
+                            " warp %d instruction %d", b, w, i);
+                cr_assert_eq (x == NULL, y == NULL, "%s: length", where);
+                if (x == NULL)
+                    break;
+                assert_same (x, y, where);
+            }
+        }
+    g_autoptr (GError) error = NULL;
+    cr_assert (kern_trace_check (t, &error));
+}
+
+static void
+check_replay_streams (const char *id, gint64 size, const char *p0,
+                      const char *name, guint64 window)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (KernInstance) k = make (preset_spec (p), id, size, p0);
+    g_autofree char *path = write_trace (k, preset_spec (p), name);
+    g_autoptr (KernInstance) t = kern_trace_open (path, &error);
+    cr_assert_not_null (t, "%s", error ? error->message : "");
+    cr_assert_str_eq (t->model->id, id);
+    cr_assert_eq (t->grid_x, k->grid_x);
+    cr_assert_eq (t->iterations, k->iterations);
+    cr_assert_eq (t->regs, k->regs);
+    cr_assert_eq (t->flops, k->flops);
+    assert_streams_equal (k, t, k->iterations);
+    assert_streams_equal (k, t, window);
+}
+
+/* vecadd at 1000: the last block's warps have partial and empty masks. */
+Test (trace, vecadd_streams_replay_exactly)
+{
+    check_replay_streams ("vecadd", 1000, NULL, "vecadd.trace", 0);
+}
+
+Test (trace, pmpp_streams_replay_exactly_whole_and_windowed_gzip)
+{
+    check_replay_streams ("pmpp-tiled", 32, "TILE_WIDTH=8", "pmpp.trace.gz", 1);
+}
+
+Test (trace, sgemm_streams_replay_exactly_whole_and_windowed)
+{
+    check_replay_streams ("sgemm-5", 128, NULL, "sgemm5.trace", 3);
+}
+
+/* run_kernel on the model and on its trace: the same counters, bit for
+ * bit. */
+static void
+check_same_run (const char *id, gint64 size, const char *p0, RunMode mode)
+{
+    g_autoptr (Preset) p = tu_preset ("a100");
+    const GpuSpec *spec = preset_spec (p);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (KernInstance) k = make (spec, id, size, p0);
+    g_autofree char *name = g_strdup_printf ("%s-run.trace.gz", id);
+    g_autofree char *path = write_trace (k, spec, name);
+    g_autoptr (KernInstance) t = kern_trace_open (path, &error);
+    cr_assert_not_null (t, "%s", error ? error->message : "");
+    RunOptions o = RUN_OPTIONS_INIT;
+    RunResult a, b;
+    o.mode = mode;
+    cr_assert (run_kernel (spec, k, &o, &a, &error));
+    cr_assert (run_kernel (spec, t, &o, &b, &error));
+    cr_assert (kern_trace_check (t, &error));
+    cr_assert_gt (a.cycles, 0);
+    cr_assert_eq (a.cycles, b.cycles, "%s: cycles", id);
+    cr_assert_eq (a.window, b.window, "%s: window", id);
+    cr_assert_eq (memcmp (&a.stats, &b.stats, sizeof a.stats), 0, "%s: stats", id);
+    cr_assert_eq (memcmp (&a.mem, &b.mem, sizeof a.mem), 0, "%s: memory", id);
+    cr_assert_eq (a.gflops, b.gflops, "%s: GFLOP/s", id);
+}
+
+Test (trace, replayed_runs_count_what_the_models_count)
+{
+    check_same_run ("vecadd", 5000, NULL, RUN_EXACT);
+    check_same_run ("pmpp-tiled", 64, NULL, RUN_EXACT);
+    check_same_run ("sgemm-10", 128, NULL, RUN_EXACT);
+    /* pmpp at 128 with 8-wide tiles: 16 iterations, windows of fewer. */
+    check_same_run ("pmpp-tiled", 128, "TILE_WIDTH=8", RUN_SAMPLED);
+}
+
+static void
+info_of (const KernInstance *k, const GpuSpec *spec, const char *name,
+         TraceInfo *t)
+{
+    g_autoptr (GError) error = NULL;
+    g_autofree char *path = write_trace (k, spec, name);
+    g_autoptr (TraceReader) r = trace_reader_open (path, &error);
+    cr_assert_not_null (r, "%s", error ? error->message : "");
+    memset (t, 0, sizeof *t);
+    cr_assert (trace_reader_scan (r, trace_info_add, t, &error), "%s",
+               error ? error->message : "");
+}
+
+/* kern_vecadd.c: each thread loads x[i] and y[i] (LDG, 4 bytes), adds
+ * them (one FADD) and stores z[i] (STG, 4 bytes); 128-thread blocks.
+ * n = 4096: 4096 / 32 = 128 warps, each one LDG of x, one of y, one
+ * FADD, one STG, one EXIT. */
+Test (trace, info_of_vecadd_follows_the_source)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 n = 4096, warps = n / 32;
+    g_autoptr (KernInstance) k = make (preset_spec (p), "vecadd", (gint64) n,
+                                       NULL);
+    TraceInfo t;
+    info_of (k, preset_spec (p), "vecadd-info.trace", &t);
+    cr_assert_eq (t.by_op[INSTR_LDG][3], 2 * warps);   /* 32-bit loads */
+    cr_assert_eq (t.by_op[INSTR_STG][3], warps);
+    cr_assert_eq (t.by_op[INSTR_FADD][0], warps);
+    cr_assert_eq (t.by_op[INSTR_EXIT][0], warps);
+    cr_assert_eq (t.bytes[TRACE_GLOBAL_LOAD], 2 * 4 * n);
+    cr_assert_eq (t.bytes[TRACE_GLOBAL_STORE], 4 * n);
+    cr_assert_eq (t.bytes[TRACE_SHARED_LOAD], 0);
+    cr_assert_eq (t.barriers, 0);
+    cr_assert_eq (t.flops, (double) n);   /* one add per element */
+}
+
+/* kern_pmpp.c (PMPP Fig. 5.9), Width n, tiles TW: (n/TW)^2 blocks of
+ * TW^2 threads, n/TW phases.  Per thread and phase: two 4-byte global
+ * loads and two 4-byte shared stores, two barriers, TW FFMAs, TW
+ * 4-byte reads of Nds and TW/4 16-byte reads of Mds.  So over the
+ * launch (n^2 threads): global loads 8 n^3/TW bytes, shared stores the
+ * same, shared loads n^2 (n/TW) (4 TW + 16 TW/4) = 8 n^3 bytes, FFMA
+ * n^3/32 warp instructions (2 n^3 FLOPs), stores of P 4 n^2 bytes,
+ * barriers 2 (n/TW) per warp: 2 n^3 / (32 TW) warp BARs. */
+Test (trace, info_of_pmpp_follows_the_source)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 n = 64, tw = 16;
+    g_autoptr (KernInstance) k = make (preset_spec (p), "pmpp-tiled",
+                                       (gint64) n, "TILE_WIDTH=16");
+    TraceInfo t;
+    info_of (k, preset_spec (p), "pmpp-info.trace.gz", &t);
+    cr_assert_eq (t.bytes[TRACE_GLOBAL_LOAD], 8 * n * n * n / tw);
+    cr_assert_eq (t.bytes[TRACE_SHARED_STORE], 8 * n * n * n / tw);
+    cr_assert_eq (t.bytes[TRACE_SHARED_LOAD], 8 * n * n * n);
+    cr_assert_eq (t.bytes[TRACE_GLOBAL_STORE], 4 * n * n);
+    cr_assert_eq (t.by_op[INSTR_FFMA][0], n * n * n / 32);
+    cr_assert_eq (t.by_op[INSTR_LDS][5], n * n * n / 32 / 4);  /* 128-bit */
+    cr_assert_eq (t.barriers, 2 * n * n * n / (32 * tw));
+    cr_assert_eq (t.flops, 2.0 * (double) (n * n * n));
+}
