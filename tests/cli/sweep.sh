@@ -55,4 +55,17 @@ head -1 r1.csv | grep -q '^point,kernel,size,mem.dram_latency_cycles,cycles,time
     --format json >run.json
 cycles=$(sed -n 's/^ *"cycles" : \([0-9]*\),$/\1/p' run.json)
 grep -q "^5,pmpp-tiled,64,600,$cycles," r1.csv || fail "point 5 is not smsim run's $cycles cycles"
+# The shipped hypothetical SMs, by hand.  256 KB of shared memory: a
+# 256-thread block with 120000 B dynamic + 1024 reserve = 121024,
+# rounded to 128 B: 121088; 262144 B hold 2 (the A100's 167936, 1):
+# 16 of 64 warps, 25 %.
+"$SMSIM" sweep --config "$top_srcdir/examples/a100-256k-smem.ini" --mode occupancy \
+    --vary threads=256 --vary regs=32 --vary dyn_smem=120000 >big.csv
+grep -qx '0,256,32,120000,2,16,25.00,shared_mem,[0-9.]*,' big.csv || fail "256 KB: $(cat big.csv)"
+# 8 schedulers: 64 registers x 32 = 2048 per warp; 65536 / 8 = 8192
+# per sub-partition hold 4 warps, 32 per SM; 3-warp blocks: 10 blocks,
+# 30 of 64 warps, 46.88 %.
+"$SMSIM" sweep --config "$top_srcdir/examples/h100-8-schedulers.ini" --mode occupancy \
+    --vary threads=96 --vary regs=64 >eight.csv
+grep -qx '0,96,64,10,30,46.88,registers,[0-9.]*,' eight.csv || fail "8 schedulers: $(cat eight.csv)"
 echo "sweep: 2000 points alike with -j 1, -j 2 and 4 shards; run mode alike"
