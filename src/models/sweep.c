@@ -7,6 +7,7 @@
 
 #include "models/csv.h"
 #include "models/kern.h"
+#include "models/num.h"
 #include "models/preset.h"
 #include "models/sweep.h"
 #include "models/sweep_grid.h"
@@ -160,7 +161,7 @@ static char *
 check_param (const Sweep *s, const SweepKey *key, const char *value)
 {
     gint64 v = 0;
-    sweep_key_int (value, &v);
+    num_parse_int (value, &v);
     for (guint i = 0; i < s->kernels->len; i++) {
         const KernModel *m = s->kernels->pdata[i];
         const KernParam *p = find_param (m, key->param);

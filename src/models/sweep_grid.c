@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/csv.h"
+#include "models/num.h"
 #include "models/sweep_grid.h"
 
 typedef struct {
@@ -251,8 +252,8 @@ sweep_grid_parse_shard (const char *text, guint *index, guint *count,
     g_autofree char *left = slash ? g_strndup (text, (gsize) (slash - text))
                                   : NULL;
     gint64 i, n;
-    if (slash == NULL || !sweep_key_int (left, &i) ||
-        !sweep_key_int (slash + 1, &n) || n < 1 || n > G_MAXINT32 || i < 1 ||
+    if (slash == NULL || !num_parse_int (left, &i) ||
+        !num_parse_int (slash + 1, &n) || n < 1 || n > G_MAXINT32 || i < 1 ||
         i > n) {
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                      "--shard %s: expected I/N with 1 <= I <= N, e.g. 2/4",

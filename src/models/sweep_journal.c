@@ -98,14 +98,21 @@ sweep_journal_parse (const char *name, const char *text, gsize len,
     }
 }
 
+/* 'path' and what the failed call left in errno. */
+static void
+set_errno_error (GError **error, const char *path)
+{
+    int e = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s",
+                 path, g_strerror (e));
+}
+
 static SweepJournal *
 journal_new (const char *path, const char *mode, GError **error)
 {
     FILE *f = g_fopen (path, mode);
     if (f == NULL) {
-        int e = errno;
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-                     "%s: %s", path, g_strerror (e));
+        set_errno_error (error, path);
         return NULL;
     }
     SweepJournal *j = g_new0 (SweepJournal, 1);
@@ -119,9 +126,7 @@ write_text (SweepJournal *j, const char *text, GError **error)
 {
     if (fputs (text, j->file) >= 0 && fflush (j->file) == 0)
         return TRUE;
-    int e = errno;
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-                 "%s: %s", j->path, g_strerror (e));
+    set_errno_error (error, j->path);
     return FALSE;
 }
 
@@ -141,9 +146,7 @@ read_back (const char *path, const char *fingerprint, const char *header,
                               valid, error))
         return FALSE;
     if (*valid < len && truncate (path, (off_t) *valid) != 0) {
-        int e = errno;
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-                     "%s: %s", path, g_strerror (e));
+        set_errno_error (error, path);
         return FALSE;
     }
     return TRUE;

@@ -4,10 +4,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "models/kern.h"
+#include "models/num.h"
 #include "models/preset.h"
 #include "models/sweep_key.h"
 
@@ -94,23 +94,11 @@ sweep_key_clear (SweepKey *key)
     key->pkey = NULL;
 }
 
-gboolean
-sweep_key_int (const char *text, gint64 *out)
-{
-    char *end = NULL;
-    errno = 0;
-    gint64 v = g_ascii_strtoll (text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0')
-        return FALSE;
-    *out = v;
-    return TRUE;
-}
-
 static gboolean
 check_int (const char *value, gint64 min, gint64 max, char **why)
 {
     gint64 v;
-    if (!sweep_key_int (value, &v)) {
+    if (!num_parse_int (value, &v)) {
         *why = g_strdup ("not an integer");
         return FALSE;
     }

@@ -53,9 +53,6 @@ void sweep_key_clear (SweepKey *key);
 gboolean sweep_key_check_value (const SweepKey *key, const char *value,
                                 char **why);
 
-/* Parse an integer value (the whole text); FALSE if it is not one. */
-gboolean sweep_key_int (const char *text, gint64 *out);
-
 /* The help line listing the keys, for messages and --help. */
 const char *sweep_key_help (void);
 

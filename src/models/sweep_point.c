@@ -7,6 +7,7 @@
 
 #include "models/csv.h"
 #include "models/kern.h"
+#include "models/num.h"
 #include "models/occ.h"
 #include "models/run.h"
 #include "models/sweep_point.h"
@@ -34,7 +35,7 @@ static gint64
 int_of (const char *text)
 {
     gint64 v = 0;
-    gboolean ok = sweep_key_int (text, &v);
+    gboolean ok = num_parse_int (text, &v);
     g_assert (ok);
     return v;
 }
