@@ -37,7 +37,9 @@ usage (FILE *out)
              "  smsim query --gpu a100\n"
              "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
              "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
-             "  smsim validate\n");
+             "  smsim validate\n"
+             "  smsim sweep --gpu a100 --mode occupancy --vary threads=128,256 "
+             "--vary regs=32,64\n");
 }
 
 /* Exact name, else the one command the prefix names. */
