@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "models/csv.h"
 
 void
 cli_gpu_options_init (CliGpuOptions *o)
@@ -122,15 +123,5 @@ cli_write_output (const char *path, const GString *text, GError **error)
 void
 cli_csv_field (GString *out, const char *field)
 {
-    if (strpbrk (field, ",\"\n\r") == NULL) {
-        g_string_append (out, field);
-        return;
-    }
-    g_string_append_c (out, '"');
-    for (const char *c = field; *c; c++) {
-        if (*c == '"')
-            g_string_append_c (out, '"');
-        g_string_append_c (out, *c);
-    }
-    g_string_append_c (out, '"');
+    csv_append_field (out, field);
 }

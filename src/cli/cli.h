@@ -32,6 +32,7 @@ extern const CmdEntry cmd_kernels_entry;
 extern const CmdEntry cmd_run_entry;
 extern const CmdEntry cmd_validate_entry;
 extern const CmdEntry cmd_trace_entry;
+extern const CmdEntry cmd_sweep_entry;
 
 /* --gpu NAME, --config FILE, --set KEY=VALUE (repeatable). */
 typedef struct {

@@ -19,6 +19,7 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_run_entry,
     &cmd_validate_entry,
     &cmd_trace_entry,
+    &cmd_sweep_entry,
 };
 
 static void
@@ -37,7 +38,9 @@ usage (FILE *out)
              "  smsim query --gpu a100\n"
              "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
              "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
-             "  smsim validate\n");
+             "  smsim validate\n"
+             "  smsim sweep --gpu a100 --mode occupancy --vary threads=128,256 "
+             "--vary regs=32,64\n");
 }
 
 /* Exact name, else the one command the prefix names. */

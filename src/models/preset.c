@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/num.h"
 #include "models/pkey.h"
 #include "models/preset.h"
 
@@ -129,18 +130,6 @@ slot_of (Preset *preset, const PkeyInfo *info)
 }
 
 static gboolean
-parse_long (const char *text, gint64 *out)
-{
-    char *end = NULL;
-    errno = 0;
-    gint64 v = g_ascii_strtoll (text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0')
-        return FALSE;
-    *out = v;
-    return TRUE;
-}
-
-static gboolean
 parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
             char **why)
 {
@@ -151,7 +140,7 @@ parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
         gint64 v;
         if (*item == '\0' && items[i + 1] == NULL && i > 0)
             break;  /* GKeyFile lists may end with ';' */
-        if (!parse_long (item, &v)) {
+        if (!num_parse_int (item, &v)) {
             *why = g_strdup_printf ("'%s' is not an integer", item);
             return FALSE;
         }
@@ -190,7 +179,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
 
     switch (info->type) {
     case PKEY_INT:
-        if (!parse_long (text, &i)) {
+        if (!num_parse_int (text, &i)) {
             *why = g_strdup ("not an integer");
             return FALSE;
         }

@@ -1,0 +1,275 @@
+/*
+ * cmd-sweep.c -- `smsim sweep`: what-if sweeps over presets, kernel
+ * parameters and launches, on all cores, resumable, shardable across
+ * machines; `smsim sweep --merge` joins the shards.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__    /* defined by the headers above */
+#include <malloc.h>
+#endif
+
+#include <glib/gstdio.h>
+
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "models/sweep_grid.h"
+#include "models/sweep_merge.h"
+#include "models/sweep_run.h"
+
+static int sweep_exec (int argc, char **argv);
+
+const CmdEntry cmd_sweep_entry = {
+    "sweep", "what-if sweeps: a grid or list of points, CSV out", sweep_exec
+};
+
+typedef struct {
+    char **vary;
+    char *points;
+    char *mode;
+    gint jobs;
+    char *shard;
+    gboolean resume;
+    gboolean merge;
+    char *output;
+} SweepArgs;
+
+static void
+sweep_args_clear (SweepArgs *a)
+{
+    g_clear_pointer (&a->vary, g_strfreev);
+    g_clear_pointer (&a->points, g_free);
+    g_clear_pointer (&a->mode, g_free);
+    g_clear_pointer (&a->shard, g_free);
+    g_clear_pointer (&a->output, g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SweepArgs, sweep_args_clear)
+
+typedef struct {
+    Progress *bar;
+    guint64 kill_after;     /* tests only: 0, or die after this many rows */
+    guint64 first;
+    gboolean started;
+} Watch;
+
+/* The test suite interrupts a sweep at a known point the way a crash or
+ * a cluster's time limit would, to check --resume (tests/cli/sweep-resume.sh). */
+static void
+on_row (void *ctx, guint64 done, guint64 total)
+{
+    Watch *w = ctx;
+    if (!w->started) {
+        w->started = TRUE;
+        w->first = done;
+    }
+    progress_update (w->bar, done, total);
+    if (w->kill_after > 0 && done - w->first >= w->kill_after)
+        raise (SIGKILL);
+}
+
+static gboolean
+to_stdout (const char *path)
+{
+    return path == NULL || strcmp (path, "-") == 0;
+}
+
+static int
+merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (GString) out = g_string_new (NULL);
+    if (files[0] == NULL) {
+        cli_error (cmd, "--merge needs the shard files: --merge A.csv B.csv "
+                   "... -o OUT.csv");
+        return CLI_EXIT_USAGE;
+    }
+    if (!sweep_merge_files ((const char *const *) files, out, &error) ||
+        !cli_write_output (a->output, out, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static gboolean
+parse_mode (const char *text, SweepMode *mode, GError **error)
+{
+    if (text == NULL || strcmp (text, "run") == 0)
+        *mode = SWEEP_MODE_RUN;
+    else if (strcmp (text, "occupancy") == 0)
+        *mode = SWEEP_MODE_OCCUPANCY;
+    else {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--mode %s: must be run or occupancy", text);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Check the command line; fill 'o' (its strings borrowed from 'a'). */
+static gboolean
+options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
+            GError **error)
+{
+    memset (o, 0, sizeof *o);
+    o->gpu = gpu->gpu;
+    o->config = gpu->config;
+    o->sets = (const char *const *) gpu->sets;
+    o->vary = (const char *const *) a->vary;
+    o->points_file = a->points;
+    if (!parse_mode (a->mode, &o->mode, error))
+        return FALSE;
+    if (a->shard != NULL && !sweep_grid_parse_shard (a->shard, &o->shard_index,
+                                                     &o->shard_count, error))
+        return FALSE;
+    if (a->jobs < 1) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "-j %d: must be at least 1", a->jobs);
+        return FALSE;
+    }
+    if (a->resume && to_stdout (a->output)) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--resume needs -o FILE (the journal is FILE.journal)");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* Each simulated point allocates and frees tens of megabytes (every
+ * SM's state, the caches).  glibc hands blocks that big back to the
+ * kernel at once, so the next point faults them in again page by page
+ * (5,000 faults a small point) and threads queue on the process's
+ * memory-map lock.  Keeping freed memory for reuse removes both: 15
+ * times fewer page faults, system time near zero. */
+static void
+keep_freed_memory (void)
+{
+#ifdef __GLIBC__
+    mallopt (M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+    mallopt (M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
+#endif
+}
+
+static int
+sweep (const CmdEntry *cmd, const SweepOptions *o, const SweepArgs *a)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Sweep) s = sweep_new (o, &error);
+    g_autofree char *journal = to_stdout (a->output)
+                                   ? NULL
+                                   : g_strconcat (a->output, ".journal", NULL);
+    g_autoptr (GString) out = g_string_new (NULL);
+    const char *kill = g_getenv ("SMSIM_SWEEP_TEST_KILL_AFTER");
+    Watch w = { NULL, kill ? g_ascii_strtoull (kill, NULL, 10) : 0, 0, FALSE };
+    SweepRunOptions ro = { journal, a->resume, (guint) a->jobs, on_row, &w };
+
+    if (s == NULL) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    keep_freed_memory ();
+    w.bar = progress_new ("smsim sweep", "points");
+    gboolean ok = sweep_run (s, &ro, out, &error);
+    progress_free (w.bar);
+    if (!ok || !cli_write_output (a->output, out, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    if (journal != NULL)
+        g_remove (journal);     /* the output is whole: the journal is done */
+    return CLI_EXIT_OK;
+}
+
+static const char description[] =
+    "Runs every point of a grid (the cartesian product of the --vary\n"
+    "lists) or of a points file (a CSV whose header names the keys, one\n"
+    "point per line), or of both (each file row times the grid), and\n"
+    "writes one CSV row per point: 'point' (its number, 0..), the values\n"
+    "of the keys, then the results: in run mode the keys of `smsim run\n"
+    "--format json` (stalls flattened as stalls.NAME), in occupancy mode\n"
+    "blocks_per_sm, warps_per_sm, occupancy, limiter, textbook_occupancy;\n"
+    "the last column, error, says why a point could not run (its other\n"
+    "results are then empty) and the sweep goes on.\n\n"
+    "KEY: a preset key GROUP.KEY (`smsim query --keys`; each point loads\n"
+    "the preset afresh with it applied, as --set would), param.NAME (a\n"
+    "kernel parameter, `smsim kernels`), kernel, size, regs, smem (instead\n"
+    "of the kernel model's), and in occupancy mode threads, dyn_smem and\n"
+    "carveout (percent, -1 for none).  Run mode needs kernel and size;\n"
+    "occupancy mode threads and regs, or kernel and size.  Give one value\n"
+    "to hold a key fixed.  Unknown keys, bad values and malformed points\n"
+    "files are refused before any point runs.\n\n"
+    "Order: points file rows outermost, then the --vary keys in the order\n"
+    "given, the last changing fastest.  The rows come out in that order\n"
+    "whatever -j.  With -o FILE, each row is also appended to\n"
+    "FILE.journal as it finishes; FILE is written whole at the end and the\n"
+    "journal removed.  After an interruption, the same command with\n"
+    "--resume runs only the points the journal lacks.\n\n"
+    "Shards: --shard I/N runs the points whose number mod N is I-1, and\n"
+    "its output starts with the line '# smsim sweep shard I/N of P\n"
+    "points'.  --merge checks that the files are shards 1..N of one sweep,\n"
+    "each once and complete (every point number present once), and writes\n"
+    "the CSV the whole sweep would have written.\n\n"
+    "Examples:\n"
+    "  smsim sweep --gpu a100 --mode occupancy --vary threads=64,128,256 \\\n"
+    "      --vary regs=32,64,128 --vary sm.registers=65536,131072\n"
+    "  smsim sweep --gpu a6000 --vary kernel=sgemm-4,sgemm-5 \\\n"
+    "      --vary size=256,512 --vary sched.policy=lrr,gto -o k.csv\n"
+    "  smsim sweep --gpu a100 --points points.csv --shard 2/4 -o s2.csv\n"
+    "  smsim sweep --merge s1.csv s2.csv s3.csv s4.csv -o all.csv";
+
+static int
+sweep_exec (int argc, char **argv)
+{
+    const CmdEntry *cmd = &cmd_sweep_entry;
+    g_auto (CliGpuOptions) gpu = { 0 };
+    g_auto (SweepArgs) a = { 0 };
+    a.jobs = (gint) g_get_num_processors ();
+    const GOptionEntry entries[] = {
+        { "vary", 'V', 0, G_OPTION_ARG_STRING_ARRAY, &a.vary,
+          "a key and its values (repeatable; the grid is their product)",
+          "KEY=V1,V2,..." },
+        { "points", 0, 0, G_OPTION_ARG_FILENAME, &a.points,
+          "a CSV of points: a header of keys, one point per line", "FILE" },
+        { "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode,
+          "run (simulate, the default) or occupancy (the calculator only)",
+          "MODE" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs,
+          "points run at once (default: the number of cores)", "N" },
+        { "shard", 0, 0, G_OPTION_ARG_STRING, &a.shard,
+          "run only shard I of N (1-based: points whose number mod N is I-1)",
+          "I/N" },
+        { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume,
+          "skip the points FILE.journal holds (after an interruption)", NULL },
+        { "merge", 0, 0, G_OPTION_ARG_NONE, &a.merge,
+          "join the shard files given as arguments (all N of them)", NULL },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+          "write the CSV here (whole or not at all; journal FILE.journal) "
+          "instead of standard output", "FILE" },
+        G_OPTION_ENTRY_NULL
+    };
+    g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "[SHARD.csv...]",
+                                                      description);
+    g_autoptr (GError) error = NULL;
+    SweepOptions o;
+
+    cli_gpu_options_init (&gpu);
+    g_option_context_add_main_entries (ctx, gpu.entries, NULL);
+    g_option_context_add_main_entries (ctx, entries, NULL);
+    if (!cli_parse (ctx, cmd, &argc, &argv))
+        return CLI_EXIT_USAGE;
+    if (a.merge)
+        return merge (cmd, &a, argv + 1);
+    if (argc > 1) {
+        cli_error (cmd, "unexpected argument '%s' (files are for --merge)",
+                   argv[1]);
+        return CLI_EXIT_USAGE;
+    }
+    if (!options_of (&gpu, &a, &o, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_USAGE;
+    }
+    return sweep (cmd, &o, &a);
+}

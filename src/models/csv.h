@@ -1,0 +1,20 @@
+/*
+ * csv.h -- the CSV dialect smsim reads and writes (RFC 4180, one record
+ * per line): fields separated by commas, a field holding a comma, quote
+ * or line break is quoted with "" for a quote.  Readers strip the
+ * whitespace around unquoted text, so hand-written files may align.
+ *
+ * Ownership: csv_split returns an owned array of owned strings.
+ */
+#ifndef SMSIM_MODELS_CSV_H
+#define SMSIM_MODELS_CSV_H
+
+#include <glib.h>
+
+/* The fields of one line (no line break in it). */
+GPtrArray *csv_split (const char *line);
+
+/* Append 'field' to 'out', quoted when it must be. */
+void csv_append_field (GString *out, const char *field);
+
+#endif

@@ -1,0 +1,359 @@
+/*
+ * sweep.c -- a sweep's points, checked before any runs.  See sweep.h.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "models/csv.h"
+#include "models/kern.h"
+#include "models/num.h"
+#include "models/preset.h"
+#include "models/sweep.h"
+#include "models/sweep_grid.h"
+
+struct Sweep {
+    SweepMode mode;
+    SweepGrid *grid;
+    SweepCache *cache;
+    guint64 n_points;
+    guint shard_index;          /* 1-based */
+    guint shard_count;
+    gboolean sharded;           /* --shard was given (even 1/1) */
+    char *header;
+    char *fingerprint;
+    GPtrArray *kernels;         /* the kernel models the sweep names */
+};
+
+void
+sweep_free (Sweep *s)
+{
+    if (s == NULL)
+        return;
+    sweep_grid_free (s->grid);
+    sweep_cache_free (s->cache);
+    g_free (s->header);
+    g_free (s->fingerprint);
+    if (s->kernels != NULL)
+        g_ptr_array_unref (s->kernels);
+    g_free (s);
+}
+
+/* ------------------------------------------------------------------ */
+/* The points                                                          */
+
+static gboolean
+build_grid (Sweep *s, const SweepOptions *o, GError **error)
+{
+    s->grid = sweep_grid_new ();
+    if (o->points_file != NULL) {
+        g_autofree char *text = NULL;
+        if (!g_file_get_contents (o->points_file, &text, NULL, error) ||
+            !sweep_grid_add_points (s->grid, o->points_file, text, error))
+            return FALSE;
+    }
+    for (guint i = 0; o->vary != NULL && o->vary[i] != NULL; i++)
+        if (!sweep_grid_add_vary (s->grid, o->vary[i], error))
+            return FALSE;
+    if (!sweep_grid_count (s->grid, &s->n_points, error))
+        return FALSE;
+    if (s->n_points > 0)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 o->points_file != NULL ? "%s: no points (only a header)"
+                                        : "nothing to sweep: give --vary "
+                                          "KEY=V1,V2,... or --points FILE%s",
+                 o->points_file != NULL ? o->points_file : "");
+    return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The keys a mode needs                                               */
+
+static gboolean
+has (const Sweep *s, const char *name)
+{
+    return sweep_grid_find (s->grid, name) >= 0;
+}
+
+static gboolean
+has_param (const Sweep *s)
+{
+    for (guint i = 0; i < sweep_grid_n_keys (s->grid); i++)
+        if (sweep_grid_key (s->grid, i)->kind == SWEEP_KEY_PARAM)
+            return TRUE;
+    return FALSE;
+}
+
+static gboolean
+check_run_keys (const Sweep *s, GError **error)
+{
+    static const char *const occ_only[] = { "threads", "dyn_smem", "carveout" };
+    for (guint i = 0; i < G_N_ELEMENTS (occ_only); i++)
+        if (has (s, occ_only[i])) {
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         "key '%s' is for --mode occupancy: in run mode the "
+                         "kernel model sets the launch (vary its param.* "
+                         "keys, regs or smem)", occ_only[i]);
+            return FALSE;
+        }
+    if (has (s, "kernel") && has (s, "size"))
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "run mode needs the keys kernel and size (give one value "
+                 "to keep one fixed, e.g. --vary kernel=sgemm-5 --vary "
+                 "size=1024)");
+    return FALSE;
+}
+
+static gboolean
+check_occupancy_keys (const Sweep *s, GError **error)
+{
+    gboolean kernel = has (s, "kernel"), size = has (s, "size");
+    const char *why = NULL;
+    if (kernel != size)
+        why = "kernel and size go together (the kernel model's launch "
+              "at that size)";
+    else if (!kernel && has_param (s))
+        why = "param.* keys need the key kernel";
+    else if (!kernel && !(has (s, "threads") && has (s, "regs")))
+        why = "occupancy mode needs the keys threads and regs, or kernel "
+              "and size";
+    if (why == NULL)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", why);
+    return FALSE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Every value, before any point runs                                  */
+
+static gboolean
+collect_kernel (void *ctx, const SweepKey *key, const char *value,
+                const char *where, GError **error)
+{
+    Sweep *s = ctx;
+    g_autofree char *why = NULL;
+    if (key->kind != SWEEP_KEY_KERNEL)
+        return TRUE;
+    if (!sweep_key_check_value (key, value, &why)) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "%s: %s = '%s': %s", where, key->name, value, why);
+        return FALSE;
+    }
+    const KernModel *m = kern_find (value);
+    if (!g_ptr_array_find (s->kernels, m, NULL))
+        g_ptr_array_add (s->kernels, (gpointer) m);
+    return TRUE;
+}
+
+static const KernParam *
+find_param (const KernModel *m, const char *name)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (strcmp (m->params[i].name, name) == 0)
+            return &m->params[i];
+    return NULL;
+}
+
+/* A parameter must exist, and hold the value, in every kernel swept. */
+static char *
+check_param (const Sweep *s, const SweepKey *key, const char *value)
+{
+    gint64 v = 0;
+    num_parse_int (value, &v);
+    for (guint i = 0; i < s->kernels->len; i++) {
+        const KernModel *m = s->kernels->pdata[i];
+        const KernParam *p = find_param (m, key->param);
+        if (p == NULL)
+            return g_strdup_printf ("kernel %s has no parameter %s (`smsim "
+                                    "kernels` lists them)", m->id, key->param);
+        if (v < p->min || v > p->max)
+            return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
+                                    G_GINT64_FORMAT " for %s", p->min, p->max,
+                                    m->id);
+    }
+    return NULL;
+}
+
+/* The preset loader knows each key's type and range: a value it
+ * refuses is bad input; GPUs whose keys contradict each other are
+ * left to the points (another key of the point may reconcile them). */
+static char *
+check_preset_value (Sweep *s, const SweepKey *key, const char *value)
+{
+    g_autofree char *set = g_strdup_printf ("%s=%s", key->name, value);
+    const char *const overrides[] = { set, NULL };
+    g_autoptr (GError) error = NULL;
+    if (sweep_cache_spec (s->cache, overrides, &error) != NULL ||
+        !g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE))
+        return NULL;
+    return g_strdup (error->message);
+}
+
+static gboolean
+check_value (void *ctx, const SweepKey *key, const char *value,
+             const char *where, GError **error)
+{
+    Sweep *s = ctx;
+    g_autofree char *why = NULL;
+    if (sweep_key_check_value (key, value, &why)) {
+        if (key->kind == SWEEP_KEY_PARAM)
+            why = check_param (s, key, value);
+        else if (key->kind == SWEEP_KEY_PRESET)
+            why = check_preset_value (s, key, value);
+    }
+    if (why == NULL)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%s: %s = '%s': %s", where, key->name, value, why);
+    return FALSE;
+}
+
+static gboolean
+check (Sweep *s, const SweepOptions *o, GError **error)
+{
+    const GpuSpec *base = sweep_cache_spec (s->cache, NULL, error);
+    if (base == NULL)
+        return FALSE;
+    if (o->mode == SWEEP_MODE_RUN && !base->timing) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
+                     "%s has no sourced timing numbers: run mode needs v100, "
+                     "t4, a100, a6000 or h100 (or --mode occupancy)", base->id);
+        return FALSE;
+    }
+    if (!(o->mode == SWEEP_MODE_RUN ? check_run_keys (s, error)
+                                    : check_occupancy_keys (s, error)))
+        return FALSE;
+    return sweep_grid_check (s->grid, collect_kernel, s, error) &&
+           sweep_grid_check (s->grid, check_value, s, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Header and fingerprint                                              */
+
+static char *
+make_header (const Sweep *s)
+{
+    GString *h = g_string_new ("point");
+    for (guint i = 0; i < sweep_grid_n_keys (s->grid); i++) {
+        g_string_append_c (h, ',');
+        csv_append_field (h, sweep_grid_key (s->grid, i)->name);
+    }
+    g_string_append_printf (h, ",%s", sweep_point_columns (s->mode));
+    return g_string_free (h, FALSE);
+}
+
+static void
+hash_text (GChecksum *sum, const char *text)
+{
+    /* A separator no value holds keeps "ab","c" apart from "a","bc". */
+    g_checksum_update (sum, (const guchar *) (text ? text : "(none)"), -1);
+    g_checksum_update (sum, (const guchar *) "\x1f", 1);
+}
+
+static char *
+make_fingerprint (const Sweep *s, const SweepOptions *o)
+{
+    g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+    guint n = sweep_grid_n_keys (s->grid);
+    g_autofree const char **values = g_new0 (const char *, n + 1);
+    g_autofree char *shard = g_strdup_printf ("%u/%u %" G_GUINT64_FORMAT,
+                                              s->shard_index, s->shard_count,
+                                              s->n_points);
+    hash_text (sum, o->gpu);
+    hash_text (sum, o->config);
+    for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+        hash_text (sum, o->sets[i]);
+    hash_text (sum, s->header);
+    hash_text (sum, shard);
+    for (guint64 k = 0; k < sweep_n_mine (s); k++) {
+        sweep_grid_values (s->grid, sweep_point_at (s, k), values);
+        for (guint i = 0; i < n; i++)
+            hash_text (sum, values[i]);
+    }
+    return g_strdup (g_checksum_get_string (sum));
+}
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+
+Sweep *
+sweep_new (const SweepOptions *o, GError **error)
+{
+    g_autoptr (Sweep) s = g_new0 (Sweep, 1);
+    s->mode = o->mode;
+    s->shard_index = o->shard_index ? o->shard_index : 1;
+    s->shard_count = o->shard_count ? o->shard_count : 1;
+    s->sharded = o->shard_count > 0;
+    g_return_val_if_fail (s->shard_index <= s->shard_count, NULL);
+    s->kernels = g_ptr_array_new ();
+    s->cache = sweep_cache_new (o->gpu, o->config, o->sets);
+    if (!build_grid (s, o, error) || !check (s, o, error))
+        return NULL;
+    s->header = make_header (s);
+    s->fingerprint = make_fingerprint (s, o);
+    return g_steal_pointer (&s);
+}
+
+guint64
+sweep_n_points (const Sweep *s)
+{
+    return s->n_points;
+}
+
+guint64
+sweep_n_mine (const Sweep *s)
+{
+    guint64 first = s->shard_index - 1;
+    return s->n_points > first
+               ? (s->n_points - first + s->shard_count - 1) / s->shard_count
+               : 0;
+}
+
+guint64
+sweep_point_at (const Sweep *s, guint64 k)
+{
+    return k * s->shard_count + (s->shard_index - 1);
+}
+
+gboolean
+sweep_is_shard (const Sweep *s)
+{
+    return s->sharded;
+}
+
+void
+sweep_shard (const Sweep *s, guint *index, guint *count)
+{
+    *index = s->shard_index;
+    *count = s->shard_count;
+}
+
+const char *
+sweep_header (const Sweep *s)
+{
+    return s->header;
+}
+
+const char *
+sweep_fingerprint (const Sweep *s)
+{
+    return s->fingerprint;
+}
+
+void
+sweep_row (Sweep *s, guint64 point, GString *row)
+{
+    guint n = sweep_grid_n_keys (s->grid);
+    g_autofree const char **values = g_new0 (const char *, n + 1);
+    sweep_grid_values (s->grid, point, values);
+    g_string_append_printf (row, "%" G_GUINT64_FORMAT, point);
+    for (guint i = 0; i < n; i++) {
+        g_string_append_c (row, ',');
+        csv_append_field (row, values[i]);
+    }
+    /* The grid holds its keys in one array. */
+    sweep_point_eval (s->cache, s->mode, sweep_grid_key (s->grid, 0), values,
+                      n, row);
+}

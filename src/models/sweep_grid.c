@@ -1,0 +1,266 @@
+/*
+ * sweep_grid.c -- points of a sweep: a points file times a grid.
+ * See sweep_grid.h.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "models/csv.h"
+#include "models/num.h"
+#include "models/sweep_grid.h"
+
+typedef struct {
+    GStrv values;
+    int line;
+} FileRow;
+
+struct SweepGrid {
+    GArray *keys;       /* SweepKey: the file's, then the --vary ones */
+    guint n_file_keys;  /* 0 without a points file */
+    char *file_name;
+    GArray *rows;       /* FileRow */
+    GPtrArray *dims;    /* GStrv per --vary key */
+};
+
+static void
+file_row_clear (gpointer data)
+{
+    g_strfreev (((FileRow *) data)->values);
+}
+
+static void
+key_clear (gpointer data)
+{
+    sweep_key_clear (data);
+}
+
+SweepGrid *
+sweep_grid_new (void)
+{
+    SweepGrid *g = g_new0 (SweepGrid, 1);
+    g->keys = g_array_new (FALSE, TRUE, sizeof (SweepKey));
+    g_array_set_clear_func (g->keys, key_clear);
+    g->rows = g_array_new (FALSE, TRUE, sizeof (FileRow));
+    g_array_set_clear_func (g->rows, file_row_clear);
+    g->dims = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+    return g;
+}
+
+void
+sweep_grid_free (SweepGrid *g)
+{
+    if (g == NULL)
+        return;
+    g_array_unref (g->keys);
+    g_array_unref (g->rows);
+    g_ptr_array_unref (g->dims);
+    g_free (g->file_name);
+    g_free (g);
+}
+
+guint
+sweep_grid_n_keys (const SweepGrid *g)
+{
+    return g->keys->len;
+}
+
+const SweepKey *
+sweep_grid_key (const SweepGrid *g, guint column)
+{
+    return &g_array_index (g->keys, SweepKey, column);
+}
+
+int
+sweep_grid_find (const SweepGrid *g, const char *name)
+{
+    for (guint i = 0; i < g->keys->len; i++)
+        if (strcmp (sweep_grid_key (g, i)->name, name) == 0)
+            return (int) i;
+    return -1;
+}
+
+/* Parse 'name' and append it as a column at 'at', unless it is taken. */
+static gboolean
+add_key (SweepGrid *g, const char *name, guint at, GError **error)
+{
+    SweepKey key;
+    if (sweep_grid_find (g, name) >= 0) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "key '%s' is given twice", name);
+        return FALSE;
+    }
+    if (!sweep_key_parse (name, &key, error))
+        return FALSE;
+    g_array_insert_val (g->keys, at, key);
+    return TRUE;
+}
+
+gboolean
+sweep_grid_add_vary (SweepGrid *g, const char *spec, GError **error)
+{
+    const char *eq = strchr (spec, '=');
+    g_autofree char *name = eq ? g_strstrip (g_strndup (spec, (gsize) (eq - spec)))
+                               : NULL;
+    if (eq == NULL || *name == '\0') {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--vary %s: expected KEY=V1,V2,... (KEY is %s)", spec,
+                     sweep_key_help ());
+        return FALSE;
+    }
+    g_auto (GStrv) values = g_strsplit (eq + 1, ",", -1);
+    for (int i = 0; values[i] != NULL; i++)
+        if (*g_strstrip (values[i]) == '\0') {
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         "--vary %s: value %d is empty", spec, i + 1);
+            return FALSE;
+        }
+    if (values[0] == NULL) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--vary %s: no values", spec);
+        return FALSE;
+    }
+    if (!add_key (g, name, g->keys->len, error)) {
+        g_prefix_error (error, "--vary %s: ", spec);
+        return FALSE;
+    }
+    g_ptr_array_add (g->dims, g_steal_pointer (&values));
+    return TRUE;
+}
+
+static gboolean
+add_file_keys (SweepGrid *g, const char *name, const GPtrArray *header,
+               GError **error)
+{
+    for (guint i = 0; i < header->len; i++) {
+        if (!add_key (g, header->pdata[i], g->n_file_keys, error)) {
+            g_prefix_error (error, "%s:1: ", name);
+            return FALSE;
+        }
+        g->n_file_keys++;
+    }
+    return TRUE;
+}
+
+static gboolean
+add_file_row (SweepGrid *g, const char *name, const char *line, int lineno,
+              GError **error)
+{
+    g_autoptr (GPtrArray) fields = csv_split (line);
+    if (fields->len != g->n_file_keys) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s:%d: %u fields where the header has %u", name, lineno,
+                     fields->len, g->n_file_keys);
+        return FALSE;
+    }
+    g_ptr_array_add (fields, NULL);
+    FileRow row = { (GStrv) g_ptr_array_steal (fields, NULL), lineno };
+    g_array_append_val (g->rows, row);
+    return TRUE;
+}
+
+gboolean
+sweep_grid_add_points (SweepGrid *g, const char *name, const char *text,
+                       GError **error)
+{
+    g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+    int first = 0;
+    g_assert (g->file_name == NULL);
+    g->file_name = g_strdup (name);
+    for (int i = 0; lines[i] != NULL; i++)
+        g_strchomp (lines[i]);    /* also a CR of CRLF files */
+    while (lines[first] != NULL && *lines[first] == '\0')
+        first++;
+    if (lines[first] == NULL) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s: empty (expected a header line of keys)", name);
+        return FALSE;
+    }
+    g_autoptr (GPtrArray) header = csv_split (lines[first]);
+    if (!add_file_keys (g, name, header, error))
+        return FALSE;
+    for (int i = first + 1; lines[i] != NULL; i++)
+        if (*lines[i] != '\0' && !add_file_row (g, name, lines[i], i + 1, error))
+            return FALSE;
+    return TRUE;
+}
+
+gboolean
+sweep_grid_count (const SweepGrid *g, guint64 *n, GError **error)
+{
+    guint64 total = g->file_name != NULL ? g->rows->len : 1;
+    for (guint d = 0; d < g->dims->len; d++) {
+        guint64 len = g_strv_length (g->dims->pdata[d]);
+        if (total > SWEEP_MAX_POINTS / len) {
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         "more than %" G_GUINT64_FORMAT " points",
+                         SWEEP_MAX_POINTS);
+            return FALSE;
+        }
+        total *= len;
+    }
+    *n = total;
+    return TRUE;
+}
+
+void
+sweep_grid_values (const SweepGrid *g, guint64 index, const char **values)
+{
+    guint n_dims = g->dims->len;
+    /* The last --vary key changes fastest: peel digits from the right. */
+    for (guint d = n_dims; d-- > 0;) {
+        const char *const *dim = g->dims->pdata[d];
+        guint64 len = g_strv_length ((GStrv) dim);
+        values[g->n_file_keys + d] = dim[index % len];
+        index /= len;
+    }
+    if (g->file_name == NULL)
+        return;
+    const FileRow *row = &g_array_index (g->rows, FileRow, index);
+    for (guint k = 0; k < g->n_file_keys; k++)
+        values[k] = row->values[k];
+}
+
+gboolean
+sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
+                  GError **error)
+{
+    for (guint r = 0; r < g->rows->len; r++) {
+        const FileRow *row = &g_array_index (g->rows, FileRow, r);
+        g_autofree char *where = g_strdup_printf ("%s:%d", g->file_name,
+                                                  row->line);
+        for (guint k = 0; k < g->n_file_keys; k++)
+            if (!check (ctx, sweep_grid_key (g, k), row->values[k], where,
+                        error))
+                return FALSE;
+    }
+    for (guint d = 0; d < g->dims->len; d++) {
+        const SweepKey *key = sweep_grid_key (g, g->n_file_keys + d);
+        g_autofree char *where = g_strdup_printf ("--vary %s", key->name);
+        for (char **v = g->dims->pdata[d]; *v != NULL; v++)
+            if (!check (ctx, key, *v, where, error))
+                return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean
+sweep_grid_parse_shard (const char *text, guint *index, guint *count,
+                        GError **error)
+{
+    const char *slash = strchr (text, '/');
+    g_autofree char *left = slash ? g_strndup (text, (gsize) (slash - text))
+                                  : NULL;
+    gint64 i, n;
+    if (slash == NULL || !num_parse_int (left, &i) ||
+        !num_parse_int (slash + 1, &n) || n < 1 || n > G_MAXINT32 || i < 1 ||
+        i > n) {
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     "--shard %s: expected I/N with 1 <= I <= N, e.g. 2/4",
+                     text);
+        return FALSE;
+    }
+    *index = (guint) i;
+    *count = (guint) n;
+    return TRUE;
+}

@@ -1,0 +1,70 @@
+/*
+ * sweep_grid.h -- the points of a sweep and their order.
+ *
+ * A sweep's points are the rows of a points file (optional) times the
+ * cartesian product of the --vary lists.  Point i is numbered 0.. in a
+ * fixed order: the file's rows outermost, then the --vary keys in the
+ * order given, the last one changing fastest (like nested loops).  The
+ * columns are the file's keys (its header order) then the --vary keys.
+ * Nothing is expanded: a point's values are computed from its number.
+ *
+ * Shards: shard I of N (1-based) holds the points with i mod N = I - 1,
+ * so cheap and dear points (which the grid groups) spread evenly.
+ *
+ * Ownership: the grid owns its keys and values; sweep_grid_values
+ * lends pointers into it.
+ */
+#ifndef SMSIM_MODELS_SWEEP_GRID_H
+#define SMSIM_MODELS_SWEEP_GRID_H
+
+#include <glib.h>
+
+#include "models/sweep_key.h"
+
+/* More points than this is surely a typo (and would not fit in memory). */
+#define SWEEP_MAX_POINTS G_GUINT64_CONSTANT (4294967295)
+
+typedef struct SweepGrid SweepGrid;
+
+SweepGrid *sweep_grid_new (void);
+void sweep_grid_free (SweepGrid *grid);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SweepGrid, sweep_grid_free)
+
+/* "KEY=V1,V2,..." (values trimmed, none empty); a key given twice, an
+ * unknown key or an empty list is an error naming it. */
+gboolean sweep_grid_add_vary (SweepGrid *grid, const char *spec,
+                              GError **error);
+
+/* A points file's text, named 'name' in messages: a header of keys,
+ * then one point per line (blank lines skipped).  At most one file. */
+gboolean sweep_grid_add_points (SweepGrid *grid, const char *name,
+                                const char *text, GError **error);
+
+guint sweep_grid_n_keys (const SweepGrid *grid);
+/* The key of 'column'; the keys lie in one array, in column order. */
+const SweepKey *sweep_grid_key (const SweepGrid *grid, guint column);
+/* Column of the key called 'name', or -1. */
+int sweep_grid_find (const SweepGrid *grid, const char *name);
+
+/* Points in all (0 for an empty points file); FALSE with an error when
+ * there are more than SWEEP_MAX_POINTS. */
+gboolean sweep_grid_count (const SweepGrid *grid, guint64 *n, GError **error);
+
+/* Point 'index' (< the count): one value per column into 'values'. */
+void sweep_grid_values (const SweepGrid *grid, guint64 index,
+                        const char **values);
+
+/* Every value of every column, with where it was given ("--vary KEY" or
+ * "FILE:LINE"), for the checks done before any point runs.  Stops at
+ * the first FALSE 'check' returns. */
+typedef gboolean (*SweepGridCheck) (void *ctx, const SweepKey *key,
+                                    const char *value, const char *where,
+                                    GError **error);
+gboolean sweep_grid_check (const SweepGrid *grid, SweepGridCheck check,
+                           void *ctx, GError **error);
+
+/* "I/N", 1 <= I <= N. */
+gboolean sweep_grid_parse_shard (const char *text, guint *index, guint *count,
+                                 GError **error);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * sweep_journal.c -- finished rows, flushed one by one.  See
+ * sweep_journal.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "models/sweep_journal.h"
+
+#define MAGIC "# smsim sweep journal "
+
+struct SweepJournal {
+    char *path;
+    FILE *file;
+};
+
+GHashTable *
+sweep_journal_rows_new (void)
+{
+    return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+}
+
+const char *
+sweep_journal_lookup (GHashTable *rows, guint64 point)
+{
+    gint64 key = (gint64) point;
+    return g_hash_table_lookup (rows, &key);
+}
+
+static gboolean
+bad (GError **error, const char *name, int line, const char *why)
+{
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                 "%s:%d: %s (remove the journal to start the sweep over)",
+                 name, line, why);
+    return FALSE;
+}
+
+/* "17,..." -> 17 */
+static gboolean
+row_point (const char *row, guint64 *point)
+{
+    char *end = NULL;
+    if (!g_ascii_isdigit (*row))
+        return FALSE;
+    errno = 0;
+    *point = g_ascii_strtoull (row, &end, 10);
+    return errno == 0 && *end == ',';
+}
+
+static gboolean
+parse_row (const char *name, int line, const char *row, GHashTable *rows,
+           GError **error)
+{
+    guint64 point;
+    if (!row_point (row, &point))
+        return bad (error, name, line, "not a row of this sweep");
+    gint64 *key = g_new (gint64, 1);
+    *key = (gint64) point;
+    /* A row journaled twice (it cannot be, but) is the same row. */
+    g_hash_table_replace (rows, key, g_strdup (row));
+    return TRUE;
+}
+
+gboolean
+sweep_journal_parse (const char *name, const char *text, gsize len,
+                     const char *fingerprint, const char *header,
+                     GHashTable *rows, gsize *valid, GError **error)
+{
+    g_autofree char *magic = g_strconcat (MAGIC, fingerprint, NULL);
+    gsize at = 0;
+    *valid = 0;
+    for (int line = 1;; line++) {
+        const char *nl = memchr (text + at, '\n', len - at);
+        if (nl == NULL)
+            return TRUE;    /* nothing, or a line cut short: dropped */
+        g_autofree char *l = g_strndup (text + at, (gsize) (nl - text - at));
+        if (line == 1 && strcmp (l, magic) != 0)
+            return bad (error, name, line,
+                        g_str_has_prefix (l, MAGIC)
+                            ? "the journal of another sweep (other points, "
+                              "GPU or options)"
+                            : "not a sweep journal");
+        if (line == 2 && strcmp (l, header) != 0)
+            return bad (error, name, line, "the journal of another sweep "
+                                           "(other columns)");
+        if (line > 2 && !parse_row (name, line, l, rows, error))
+            return FALSE;
+        at = (gsize) (nl - text) + 1;
+        if (line >= 2)
+            *valid = at;    /* a journal is whole once it has its header */
+    }
+}
+
+/* 'path' and what the failed call left in errno. */
+static void
+set_errno_error (GError **error, const char *path)
+{
+    int e = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e), "%s: %s",
+                 path, g_strerror (e));
+}
+
+static SweepJournal *
+journal_new (const char *path, const char *mode, GError **error)
+{
+    FILE *f = g_fopen (path, mode);
+    if (f == NULL) {
+        set_errno_error (error, path);
+        return NULL;
+    }
+    SweepJournal *j = g_new0 (SweepJournal, 1);
+    j->path = g_strdup (path);
+    j->file = f;
+    return j;
+}
+
+static gboolean
+write_text (SweepJournal *j, const char *text, GError **error)
+{
+    if (fputs (text, j->file) >= 0 && fflush (j->file) == 0)
+        return TRUE;
+    set_errno_error (error, j->path);
+    return FALSE;
+}
+
+/* Read an existing journal and cut off what is not whole; FALSE with
+ * *exists FALSE (and no error) when there is none. */
+static gboolean
+read_back (const char *path, const char *fingerprint, const char *header,
+           GHashTable *rows, gsize *valid, gboolean *exists, GError **error)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    *exists = g_file_test (path, G_FILE_TEST_EXISTS);
+    if (!*exists)
+        return FALSE;
+    if (!g_file_get_contents (path, &text, &len, error) ||
+        !sweep_journal_parse (path, text, len, fingerprint, header, rows,
+                              valid, error))
+        return FALSE;
+    if (*valid < len && truncate (path, (off_t) *valid) != 0) {
+        set_errno_error (error, path);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+SweepJournal *
+sweep_journal_open (const char *path, const char *fingerprint,
+                    const char *header, gboolean resume, GHashTable *rows,
+                    GError **error)
+{
+    gsize valid = 0;
+    gboolean exists = FALSE;
+    if (resume && !read_back (path, fingerprint, header, rows, &valid,
+                              &exists, error) && exists)
+        return NULL;
+    if (!resume && g_file_test (path, G_FILE_TEST_EXISTS)) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                     "%s exists: an interrupted sweep; add --resume to "
+                     "finish it, or remove it to start over", path);
+        return NULL;
+    }
+    g_autoptr (SweepJournal) j = journal_new (path, valid > 0 ? "a" : "w",
+                                              error);
+    if (j == NULL)
+        return NULL;
+    if (valid == 0) {
+        g_autofree char *top = g_strdup_printf (MAGIC "%s\n%s\n", fingerprint,
+                                                header);
+        if (!write_text (j, top, error))
+            return NULL;
+    }
+    return g_steal_pointer (&j);
+}
+
+gboolean
+sweep_journal_add (SweepJournal *j, const char *row, GError **error)
+{
+    g_autofree char *line = g_strconcat (row, "\n", NULL);
+    return write_text (j, line, error);
+}
+
+void
+sweep_journal_close (SweepJournal *j)
+{
+    if (j == NULL)
+        return;
+    fclose (j->file);
+    g_free (j->path);
+    g_free (j);
+}

@@ -1,0 +1,289 @@
+/*
+ * sweep_point.c -- run one point of a sweep.  See sweep_point.h.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "models/csv.h"
+#include "models/kern.h"
+#include "models/num.h"
+#include "models/occ.h"
+#include "models/run.h"
+#include "models/sweep_point.h"
+
+/* What the point's values say, in the types the models take. */
+typedef struct {
+    GPtrArray *overrides;       /* "group.key=value", NULL-terminated */
+    GPtrArray *params;          /* "NAME=value", NULL-terminated */
+    const KernModel *model;     /* or NULL */
+    gint64 size;
+    OccLaunch launch;           /* -1 in a field: not given */
+} Point;
+
+static void
+point_clear (Point *p)
+{
+    g_clear_pointer (&p->overrides, g_ptr_array_unref);
+    g_clear_pointer (&p->params, g_ptr_array_unref);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Point, point_clear)
+
+/* The values were checked before any point ran (sweep.c): parsing them
+ * again cannot fail. */
+static gint64
+int_of (const char *text)
+{
+    gint64 v = 0;
+    gboolean ok = num_parse_int (text, &v);
+    g_assert (ok);
+    return v;
+}
+
+static void
+resolve (const SweepKey *keys, const char *const *values, guint n, Point *p)
+{
+    OccLaunch none = { -1, -1, -1, -1, -1 };
+    p->overrides = g_ptr_array_new_with_free_func (g_free);
+    p->params = g_ptr_array_new_with_free_func (g_free);
+    p->launch = none;
+    p->size = -1;
+    for (guint i = 0; i < n; i++) {
+        const char *v = values[i];
+        switch (keys[i].kind) {
+        case SWEEP_KEY_PRESET:
+            g_ptr_array_add (p->overrides,
+                             g_strdup_printf ("%s=%s", keys[i].name, v));
+            break;
+        case SWEEP_KEY_PARAM:
+            g_ptr_array_add (p->params,
+                             g_strdup_printf ("%s=%s", keys[i].param, v));
+            break;
+        case SWEEP_KEY_KERNEL: p->model = kern_find (v); break;
+        case SWEEP_KEY_SIZE: p->size = int_of (v); break;
+        case SWEEP_KEY_REGS: p->launch.regs_per_thread = int_of (v); break;
+        case SWEEP_KEY_SMEM: p->launch.static_smem_bytes = int_of (v); break;
+        case SWEEP_KEY_THREADS: p->launch.threads_per_block = int_of (v); break;
+        case SWEEP_KEY_DYN_SMEM: p->launch.dyn_smem_bytes = int_of (v); break;
+        case SWEEP_KEY_CARVEOUT: p->launch.carveout_pct = (int) int_of (v); break;
+        }
+    }
+    g_ptr_array_add (p->overrides, NULL);
+    g_ptr_array_add (p->params, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fields                                                              */
+
+static void
+add_double (GString *row, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_string_append_c (row, ',');
+    g_string_append (row, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+static void
+add_fixed2 (GString *row, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_string_append_c (row, ',');
+    g_string_append (row, g_ascii_formatd (buf, sizeof buf, "%.2f", v));
+}
+
+static void
+add_uint (GString *row, guint64 v)
+{
+    g_string_append_printf (row, ",%" G_GUINT64_FORMAT, v);
+}
+
+static void
+add_text (GString *row, const char *text)
+{
+    g_string_append_c (row, ',');
+    csv_append_field (row, text);
+}
+
+static guint
+count_columns (const char *columns)
+{
+    guint n = 1;
+    for (const char *c = columns; *c; c++)
+        n += *c == ',';
+    return n;
+}
+
+/* Empty results, then the message: on one line (rows are lines), and
+ * with a preset file named without its directory ("/usr/share/smsim/
+ * presets/a100.ini:65: ..." -> "a100.ini:65: ..."), so the same sweep
+ * writes the same bytes on every machine. */
+static void
+add_error (GString *row, SweepMode mode, const char *message)
+{
+    const char *colon = strchr (message, ':');
+    g_autofree char *dir = colon && *message == G_DIR_SEPARATOR
+                               ? g_path_get_dirname (message)
+                               : NULL;
+    if (dir != NULL && strlen (dir) < (gsize) (colon - message))
+        message += strlen (dir) + 1;
+    g_autofree char *line = g_strdup (message);
+    g_strdelimit (line, "\r\n", ' ');
+    for (guint i = 1; i < count_columns (sweep_point_columns (mode)); i++)
+        g_string_append_c (row, ',');
+    add_text (row, line);
+}
+
+/* ------------------------------------------------------------------ */
+/* Occupancy mode                                                      */
+
+static const char occupancy_columns[] =
+    "blocks_per_sm,warps_per_sm,occupancy,limiter,textbook_occupancy,error";
+
+static void
+occ_fields (const GpuSpec *spec, const OccLaunch *l, GString *row)
+{
+    OccResult r;
+    OccTextbook t;
+    g_autoptr (GError) error = NULL;
+    char limiter[64];
+    occ_compute (spec, l, &r);
+    if (!occ_check (spec, l, &r, &error)) {
+        add_error (row, SWEEP_MODE_OCCUPANCY, error->message);
+        return;
+    }
+    occ_textbook (spec, l, &t);
+    /* As `smsim occupancy --batch` prints them. */
+    g_string_append_printf (row, ",%d,%d", r.blocks_per_sm, r.warps_per_sm);
+    add_fixed2 (row, r.occupancy_pct);
+    add_text (row, occ_limiter_name (r.limiter, limiter, sizeof limiter));
+    add_fixed2 (row, t.occupancy_pct);
+    g_string_append_c (row, ',');
+}
+
+/* A kernel model's launch, or the launch keys alone, then the keys
+ * given override the model's. */
+static gboolean
+occ_launch (const GpuSpec *spec, const Point *p, OccLaunch *l, GError **error)
+{
+    OccLaunch base = { 0, 0, 0, 0, -1 };
+    if (p->model != NULL) {
+        g_autoptr (KernInstance) k = kern_instance_new (
+            p->model, spec, p->size, (const char *const *) p->params->pdata,
+            error);
+        if (k == NULL)
+            return FALSE;
+        base.threads_per_block = k->threads;
+        base.regs_per_thread = k->regs;
+        base.static_smem_bytes = k->static_smem;
+        base.dyn_smem_bytes = k->dyn_smem;
+    }
+#define PICK(f) l->f = p->launch.f >= 0 ? p->launch.f : base.f
+    PICK (threads_per_block);
+    PICK (regs_per_thread);
+    PICK (static_smem_bytes);
+    PICK (dyn_smem_bytes);
+    PICK (carveout_pct);
+#undef PICK
+    return TRUE;
+}
+
+static void
+eval_occupancy (const GpuSpec *spec, const Point *p, GString *row)
+{
+    OccLaunch l;
+    g_autoptr (GError) error = NULL;
+    if (!occ_launch (spec, p, &l, &error))
+        add_error (row, SWEEP_MODE_OCCUPANCY, error->message);
+    else
+        occ_fields (spec, &l, row);
+}
+
+/* ------------------------------------------------------------------ */
+/* Run mode: the keys of `smsim run --format json` (cmd-run.c), less     */
+/* gpu, kernel and size (the point's own columns), stalls flattened.    */
+
+static const char *
+run_columns (void)
+{
+    static gsize once = 0;
+    static char *columns;
+    if (g_once_init_enter (&once)) {
+        GString *s = g_string_new ("cycles,time_ms,gflops,"
+                                   "theoretical_occupancy,achieved_occupancy,"
+                                   "warp_instructions");
+        for (int i = 0; i < STALL_N; i++)
+            g_string_append_printf (s, ",stalls.%s",
+                                    stats_stall_name ((StallReason) i));
+        g_string_append (s, ",l1_hit_rate,l2_hit_rate,dram_bytes,"
+                            "smem_bank_conflicts,limiter,sampled,"
+                            "window_iterations,waves,error");
+        columns = g_string_free (s, FALSE);
+        g_once_init_leave (&once, 1);
+    }
+    return columns;
+}
+
+static void
+run_fields (const GpuSpec *spec, const RunResult *r, GString *row)
+{
+    char limit[256];
+    add_uint (row, r->cycles);
+    add_double (row, r->time_ms);
+    add_double (row, r->gflops);
+    add_double (row, r->occ.occupancy_pct);
+    add_double (row, r->achieved_occupancy_pct);
+    add_uint (row, r->stats.warp_instructions);
+    for (int i = 0; i < STALL_N; i++)
+        add_double (row, stats_per_issue (&r->stats, (StallReason) i));
+    add_double (row, r->l1_hit_rate);
+    add_double (row, r->l2_hit_rate);
+    add_uint (row, r->dram_bytes);
+    add_uint (row, r->mem.smem_conflicts);
+    run_limiter (spec, r, limit, sizeof limit);
+    add_text (row, limit);
+    add_text (row, r->sampled ? "true" : "false");
+    add_uint (row, r->window);
+    add_uint (row, r->waves);
+    g_string_append_c (row, ',');
+}
+
+static void
+eval_run (const GpuSpec *spec, const Point *p, GString *row)
+{
+    RunOptions o = { p->launch.regs_per_thread, p->launch.static_smem_bytes,
+                     RUN_AUTO };
+    RunResult r;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (KernInstance) k = kern_instance_new (
+        p->model, spec, p->size, (const char *const *) p->params->pdata,
+        &error);
+    if (k == NULL || !run_kernel (spec, k, &o, &r, &error))
+        add_error (row, SWEEP_MODE_RUN, error->message);
+    else
+        run_fields (spec, &r, row);
+}
+
+/* ------------------------------------------------------------------ */
+
+const char *
+sweep_point_columns (SweepMode mode)
+{
+    return mode == SWEEP_MODE_RUN ? run_columns () : occupancy_columns;
+}
+
+void
+sweep_point_eval (SweepCache *cache, SweepMode mode, const SweepKey *keys,
+                  const char *const *values, guint n_keys, GString *row)
+{
+    g_auto (Point) p = { 0 };
+    g_autoptr (GError) error = NULL;
+    resolve (keys, values, n_keys, &p);
+    const GpuSpec *spec = sweep_cache_spec (
+        cache, (const char *const *) p.overrides->pdata, &error);
+    if (spec == NULL)
+        add_error (row, mode, error->message);
+    else if (mode == SWEEP_MODE_RUN)
+        eval_run (spec, &p, row);
+    else
+        eval_occupancy (spec, &p, row);
+}

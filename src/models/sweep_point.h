@@ -1,0 +1,35 @@
+/*
+ * sweep_point.h -- one point of a sweep, run: its GPU from the cache
+ * (sweep_cache.h), then either the occupancy calculator alone (occ.h) or
+ * a whole-GPU simulation (run.h), and its results as CSV fields.
+ *
+ * Results are the `smsim run --format json` keys, flattened (stalls.NAME
+ * for each Nsight Compute state), or the occupancy figures; the last
+ * column, error, is empty unless the point could not run (an
+ * inconsistent hypothetical GPU, a launch it cannot hold, parameters
+ * the kernel model rejects), and then the other results are empty.
+ * Numbers are printed the same way on every machine and locale.
+ */
+#ifndef SMSIM_MODELS_SWEEP_POINT_H
+#define SMSIM_MODELS_SWEEP_POINT_H
+
+#include <glib.h>
+
+#include "models/sweep_cache.h"
+#include "models/sweep_key.h"
+
+typedef enum {
+    SWEEP_MODE_RUN,         /* simulate (run_kernel) */
+    SWEEP_MODE_OCCUPANCY    /* the occupancy calculator only */
+} SweepMode;
+
+/* The result column names of 'mode', comma-separated, "error" last. */
+const char *sweep_point_columns (SweepMode mode);
+
+/* Run the point whose n_keys 'keys' have 'values'; append a comma and
+ * each result field to 'row'.  Safe to call from several threads. */
+void sweep_point_eval (SweepCache *cache, SweepMode mode,
+                       const SweepKey *keys, const char *const *values,
+                       guint n_keys, GString *row);
+
+#endif

@@ -1,0 +1,68 @@
+#!/bin/sh
+# Bad input to `smsim sweep` is refused before any point runs (no
+# output, no journal), naming the key, value, file and line.
+. "${top_srcdir:-.}/tests/cli/setup"
+cd "$work"
+
+refused() {   # refused MESSAGE ARGS...: exit 2 naming MESSAGE, nothing written
+    message=$1
+    shift
+    expect_fail 2 "$SMSIM" sweep "$@" -o out.csv
+    contains "$work/err" "$message"
+    [ ! -e out.csv ] && [ ! -e out.csv.journal ] || fail "'$*' wrote before refusing"
+}
+
+occ="--gpu a100 --mode occupancy"
+# shellcheck disable=SC2086
+refused "unknown key 'sm.registerz'" $occ --vary threads=64 --vary regs=32 --vary sm.registerz=1
+# shellcheck disable=SC2086
+refused "unknown key 'warps'" $occ --vary warps=2
+# shellcheck disable=SC2086
+refused "sm.registers = '512': --set [sm] registers = 512: must be 1024..4194304" \
+    $occ --vary threads=64 --vary regs=32 --vary sm.registers=65536,512
+# shellcheck disable=SC2086
+refused "--vary carveout: carveout = '150': must be -1..100" \
+    $occ --vary threads=64 --vary regs=32 --vary carveout=0,150
+# shellcheck disable=SC2086
+refused "--vary size: size = '0': must be at least 1" --gpu a100 --vary kernel=vecadd --vary size=1024,0
+refused "param.TILE_WIDTH = '64': must be 4..32 for pmpp-tiled" \
+    --gpu a100 --vary kernel=pmpp-tiled --vary size=64 --vary param.TILE_WIDTH=16,64
+refused "kernel = 'sgemm-99': no such kernel" --gpu a100 --vary kernel=sgemm-99 --vary size=64
+refused "run mode needs the keys kernel and size" --gpu a100 --vary sm.registers=65536
+refused "'threads' is for --mode occupancy" --gpu a100 --vary kernel=vecadd --vary size=64 --vary threads=64
+refused "k40 has no sourced timing numbers" --gpu k40 --vary kernel=vecadd --vary size=64
+refused "unknown GPU 'a1000'" --gpu a1000 --vary kernel=vecadd --vary size=64
+
+printf 'threads,regs\n64,32\n128\n' >short.csv
+# shellcheck disable=SC2086
+refused "short.csv:3: 1 fields where the header has 2" $occ --points short.csv
+printf 'threads,regs\n64,32\n\n128,abc\n' >bad.csv
+# shellcheck disable=SC2086
+refused "bad.csv:4: regs = 'abc': not an integer" $occ --points bad.csv
+printf 'threads,regs,threads\n' >dup.csv
+# shellcheck disable=SC2086
+refused "dup.csv:1: key 'threads' is given twice" $occ --points dup.csv
+printf 'threads,regs\n' >empty.csv
+# shellcheck disable=SC2086
+refused "empty.csv: no points" $occ --points empty.csv
+# shellcheck disable=SC2086
+refused "missing.csv" $occ --points missing.csv
+
+# Command-line errors: exit 1.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 --shard 5/4
+contains "$work/err" "--shard 5/4"
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode fast --vary threads=64
+contains "$work/err" "--mode fast"
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 --resume
+contains "$work/err" "--resume needs -o FILE"
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 0
+expect_fail 1 "$SMSIM" sweep --merge
+
+# Merging: a shard missing, or a file that is no shard.
+"$SMSIM" sweep $occ --vary threads=64,128,256 --vary regs=32 --shard 1/2 -o s1.csv
+"$SMSIM" sweep $occ --vary threads=64,128,256 --vary regs=32 --shard 2/2 -o s2.csv
+expect_fail 2 "$SMSIM" sweep --merge s1.csv
+contains "$work/err" "s1.csv:1: a shard of a sweep in 2 shards, but 1 files are given"
+expect_fail 2 "$SMSIM" sweep --merge s1.csv short.csv
+contains "$work/err" "short.csv:1: not a shard"
+echo "sweep: bad input refused before any point ran"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# A sweep killed midway (SIGKILL, as a crash or a batch system's time
+# limit would) and resumed gives the CSV an uninterrupted run gives.
+# SMSIM_SWEEP_TEST_KILL_AFTER=N makes smsim kill itself after journaling
+# N rows, so the test does not race the sweep.
+. "${top_srcdir:-.}/tests/cli/setup"
+cd "$work"
+
+killed() {   # killed CMD...: CMD must die of SIGKILL
+    set +e
+    "$@" 2>/dev/null
+    got=$?
+    set -e
+    [ "$got" -eq 137 ] || fail "'$*' exited $got, expected to be killed (137)"
+}
+
+grid="--gpu a100 --mode occupancy --vary threads=64,128,192,256,384,512,768,1024
+      --vary regs=16,32,40,64,128 --vary smem=0,4096,16384,40000,48000 --vary carveout=-1,25,100"
+# shellcheck disable=SC2086
+"$SMSIM" sweep $grid -o whole.csv
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=250 killed "$SMSIM" sweep $grid -j 2 -o out.csv
+[ ! -e out.csv ] || fail "a killed sweep left its output"
+rows=$(($(wc -l <out.csv.journal) - 2))
+[ "$rows" -ge 250 ] && [ "$rows" -lt 600 ] || fail "$rows rows journaled, expected 250.."
+# A row cut short by the kill is dropped and run again.
+printf '7,cut sh' >>out.csv.journal
+# Without --resume the journal is never overwritten.
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $grid -o out.csv
+contains "$work/err" "out.csv.journal exists"
+# Killed again while resuming, then finished.
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=100 killed "$SMSIM" sweep $grid -j 2 -o out.csv --resume
+# shellcheck disable=SC2086
+"$SMSIM" sweep $grid -j 2 -o out.csv --resume
+cmp whole.csv out.csv || fail "resumed CSV differs from an uninterrupted run"
+[ ! -e out.csv.journal ] || fail "journal left behind"
+
+# Run mode, a shard of it.
+run="--gpu a100 --vary kernel=vecadd,loaduse --vary size=256,512,1024,2048 --vary sm.max_blocks=8,32 --shard 2/3"
+# shellcheck disable=SC2086
+"$SMSIM" sweep $run -j 1 -o rwhole.csv
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=2 killed "$SMSIM" sweep $run -j 2 -o rout.csv
+# shellcheck disable=SC2086
+"$SMSIM" sweep $run -j 2 -o rout.csv --resume
+cmp rwhole.csv rout.csv || fail "resumed run-mode shard differs"
+
+# A journal of another sweep is refused, not mixed in.
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=1 killed "$SMSIM" sweep $run -j 1 -o other.csv
+expect_fail 2 "$SMSIM" sweep --gpu a100 --vary kernel=vecadd --vary size=256 -o other.csv --resume
+contains "$work/err" "other.csv.journal:1: the journal of another sweep"
+echo "sweep: killed and resumed sweeps give the uninterrupted CSV"

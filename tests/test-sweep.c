@@ -1,0 +1,485 @@
+/*
+ * test-sweep.c -- what-if sweeps: keys, point order, shards, the
+ * journal, merging, and rows whose expected values are worked out by
+ * hand from the allocation rules (occ.h) in the comments beside them.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "models/csv.h"
+#include "models/preset.h"
+#include "models/sweep.h"
+#include "models/sweep_grid.h"
+#include "models/sweep_journal.h"
+#include "models/sweep_merge.h"
+#include "models/sweep_run.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------------ */
+/* Keys                                                                */
+
+Test (sweep_key, kinds)
+{
+    static const struct {
+        const char *name;
+        SweepKeyKind kind;
+    } rows[] = {
+        { "sm.registers", SWEEP_KEY_PRESET }, { "param.BM", SWEEP_KEY_PARAM },
+        { "kernel", SWEEP_KEY_KERNEL },       { "size", SWEEP_KEY_SIZE },
+        { "regs", SWEEP_KEY_REGS },           { "smem", SWEEP_KEY_SMEM },
+        { "threads", SWEEP_KEY_THREADS },     { "dyn_smem", SWEEP_KEY_DYN_SMEM },
+        { "carveout", SWEEP_KEY_CARVEOUT },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        SweepKey key;
+        cr_assert (sweep_key_parse (rows[i].name, &key, NULL), "%s",
+                   rows[i].name);
+        cr_expect_eq (key.kind, rows[i].kind, "%s", rows[i].name);
+        cr_expect_str_eq (key.name, rows[i].name);
+        sweep_key_clear (&key);
+    }
+    SweepKey key;
+    cr_assert (sweep_key_parse ("param.TILE_WIDTH", &key, NULL));
+    cr_expect_str_eq (key.param, "TILE_WIDTH");
+    sweep_key_clear (&key);
+}
+
+Test (sweep_key, unknown_keys_are_named)
+{
+    static const char *const bad[] = { "sm.registerz", "foo", "sm.", ".x",
+                                       "param.", "preset.base" };
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+        g_autoptr (GError) error = NULL;
+        SweepKey key;
+        cr_expect_not (sweep_key_parse (bad[i], &key, &error), "%s", bad[i]);
+        cr_assert_not_null (error);
+        cr_expect (strstr (error->message, bad[i]) != NULL, "%s",
+                   error->message);
+    }
+}
+
+Test (sweep_key, values_no_gpu_can_take)
+{
+    static const struct {
+        const char *key, *value;
+        gboolean ok;
+    } rows[] = {
+        { "size", "1", TRUE },       { "size", "0", FALSE },
+        { "size", "-4", FALSE },     { "size", "1e3", FALSE },
+        { "threads", "0", FALSE },   { "regs", "0", TRUE },
+        { "regs", "-1", FALSE },     { "smem", "x", FALSE },
+        { "carveout", "-1", TRUE },  { "carveout", "100", TRUE },
+        { "carveout", "101", FALSE }, { "kernel", "sgemm-5", TRUE },
+        { "kernel", "sgemm-99", FALSE }, { "param.BM", "64", TRUE },
+        { "param.BM", "6 4", FALSE }, { "size", "", FALSE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        SweepKey key;
+        g_autofree char *why = NULL;
+        cr_assert (sweep_key_parse (rows[i].key, &key, NULL));
+        cr_expect_eq (sweep_key_check_value (&key, rows[i].value, &why),
+                      rows[i].ok, "%s = '%s'", rows[i].key, rows[i].value);
+        cr_expect ((why != NULL) == !rows[i].ok);
+        sweep_key_clear (&key);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Points and their order                                              */
+
+static char *
+point_text (const SweepGrid *g, guint64 i)
+{
+    guint n = sweep_grid_n_keys (g);
+    g_autofree const char **v = g_new0 (const char *, n + 1);
+    sweep_grid_values (g, i, v);
+    return g_strjoinv (" ", (char **) v);
+}
+
+/* Nested loops, the last --vary innermost. */
+Test (sweep_grid, cartesian_order)
+{
+    g_autoptr (SweepGrid) g = sweep_grid_new ();
+    static const char *const want[] = { "32 a", "32 b", "32 c",
+                                        "64 a", "64 b", "64 c" };
+    guint64 n;
+    cr_assert (sweep_grid_add_vary (g, "regs=32,64", NULL));
+    cr_assert (sweep_grid_add_vary (g, "kernel = a, b ,c", NULL));
+    cr_assert (sweep_grid_count (g, &n, NULL));
+    cr_assert_eq (n, 6);
+    for (guint64 i = 0; i < n; i++) {
+        g_autofree char *t = point_text (g, i);
+        cr_expect_str_eq (t, want[i]);
+    }
+}
+
+/* File rows outermost, file columns first, then the grid. */
+Test (sweep_grid, file_times_grid)
+{
+    g_autoptr (SweepGrid) g = sweep_grid_new ();
+    guint64 n;
+    cr_assert (sweep_grid_add_vary (g, "size=1,2", NULL));
+    cr_assert (sweep_grid_add_points (g, "p.csv",
+                                      "threads,regs\r\n128,37\r\n\r\n"
+                                      "\"320\",37\r\n", NULL));
+    cr_assert (sweep_grid_count (g, &n, NULL));
+    cr_assert_eq (n, 4);
+    cr_expect_str_eq (sweep_grid_key (g, 0)->name, "threads");
+    cr_expect_str_eq (sweep_grid_key (g, 2)->name, "size");
+    g_autofree char *p1 = point_text (g, 1);
+    g_autofree char *p2 = point_text (g, 2);
+    cr_expect_str_eq (p1, "128 37 2");
+    cr_expect_str_eq (p2, "320 37 1");
+}
+
+Test (sweep_grid, bad_points_files_name_the_line)
+{
+    static const struct {
+        const char *text, *message;
+    } rows[] = {
+        { "threads,regs\n128,37\n64\n", "p.csv:3: 1 fields where the header has 2" },
+        { "threads,bogus\n1,2\n", "p.csv:1: unknown key 'bogus'" },
+        { "threads,threads\n1,2\n", "p.csv:1: key 'threads' is given twice" },
+        { "\n\n", "p.csv: empty" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (SweepGrid) g = sweep_grid_new ();
+        g_autoptr (GError) error = NULL;
+        cr_expect_not (sweep_grid_add_points (g, "p.csv", rows[i].text, &error));
+        cr_assert_not_null (error);
+        cr_expect (g_str_has_prefix (error->message, rows[i].message), "%s",
+                   error->message);
+    }
+}
+
+Test (sweep_grid, shard_syntax)
+{
+    guint i, n;
+    cr_expect (sweep_grid_parse_shard ("2/4", &i, &n, NULL));
+    cr_expect (i == 2 && n == 4);
+    static const char *const bad[] = { "0/4", "5/4", "2", "a/b", "1/0", "/3",
+                                       "1/-2" };
+    for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+        cr_expect_not (sweep_grid_parse_shard (bad[k], &i, &n, NULL), "%s",
+                       bad[k]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sweeps                                                              */
+
+static Sweep *
+occupancy_sweep (const char *gpu, const char *const *vary, guint shard,
+                 guint shards, GError **error)
+{
+    SweepOptions o = { gpu, NULL, NULL, SWEEP_MODE_OCCUPANCY, vary, NULL,
+                       shard, shards };
+    return sweep_new (&o, error);
+}
+
+/* The field of 'row' under 'column' of the sweep's header. */
+static char *
+field (const Sweep *s, const char *row, const char *column)
+{
+    g_autoptr (GPtrArray) names = csv_split (sweep_header (s));
+    g_autoptr (GPtrArray) values = csv_split (row);
+    for (guint i = 0; i < names->len; i++)
+        if (strcmp (names->pdata[i], column) == 0)
+            return g_strdup (values->pdata[i]);
+    cr_assert_fail ("no column %s", column);
+    return NULL;
+}
+
+/* The seeds' blog example (cc 7.0, 37 registers): 37 x 32 = 1184 per
+ * warp, rounded to 1280; each of the 4 sub-partitions' 16384 registers
+ * holds 12 warps, 48 per SM.  128 threads = 4 warps: 12 blocks, 48 of
+ * 64 warps = 75 %.  320 threads = 10 warps: 4 blocks, 40 warps =
+ * 62.5 % (the blog's 63 %). */
+Test (sweep, occupancy_rows_match_the_seed_example)
+{
+    static const char *const vary[] = { "threads=128,320", "regs=37", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Sweep) s = occupancy_sweep ("v100", vary, 0, 0, &error);
+    cr_assert_not_null (s, "%s", error ? error->message : "");
+    cr_assert_eq (sweep_n_points (s), 2);
+    cr_expect_str_eq (sweep_header (s),
+                      "point,threads,regs,blocks_per_sm,warps_per_sm,"
+                      "occupancy,limiter,textbook_occupancy,error");
+    g_autoptr (GString) r0 = g_string_new (NULL);
+    g_autoptr (GString) r1 = g_string_new (NULL);
+    sweep_row (s, 0, r0);
+    sweep_row (s, 1, r1);
+    g_autofree char *o0 = field (s, r0->str, "occupancy");
+    g_autofree char *o1 = field (s, r1->str, "occupancy");
+    g_autofree char *b1 = field (s, r1->str, "blocks_per_sm");
+    cr_expect_str_eq (o0, "75.00");
+    cr_expect_str_eq (o1, "62.50");
+    cr_expect_str_eq (b1, "4");
+    cr_expect (g_str_has_prefix (r0->str, "0,128,37,12,48,75.00,registers,"));
+    cr_expect (g_str_has_suffix (r0->str, ","), "no error: %s", r0->str);
+}
+
+/* Each point derives its GPU from the preset with its keys applied:
+ * A100, 256 threads (8 warps), 64 registers: 2048 per warp.  65536
+ * registers: 16384 per sub-partition hold 8 warps, 32 per SM, 4
+ * blocks, 50 %.  131072: 16 warps per sub-partition, 64 per SM, 8
+ * blocks, 100 % (a block's 16384 registers are within either per-block
+ * limit).  A GPU whose limits contradict each other (max_regs_per_block
+ * above registers) is an error in its row only. */
+Test (sweep, preset_keys_make_a_fresh_gpu_per_point)
+{
+    static const char *const vary[] = {
+        "sm.registers=65536,131072", "sm.max_regs_per_block=65536,131072",
+        "threads=256", "regs=64", NULL
+    };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, &error);
+    cr_assert_not_null (s, "%s", error ? error->message : "");
+    static const char *const occupancy[] = { "50.00", "", "100.00", "100.00" };
+    for (guint64 i = 0; i < 4; i++) {
+        g_autoptr (GString) row = g_string_new (NULL);
+        sweep_row (s, i, row);
+        g_autofree char *occ = field (s, row->str, "occupancy");
+        g_autofree char *err = field (s, row->str, "error");
+        cr_expect_str_eq (occ, occupancy[i], "point %d: %s", (int) i, row->str);
+        cr_expect_eq (*err != '\0', i == 1, "point %d: %s", (int) i, row->str);
+    }
+}
+
+/* 65536 registers do not split among 3 sub-partitions: the error names
+ * the preset file without its directory, so rows are the same bytes on
+ * every machine. */
+Test (sweep, errors_name_presets_without_their_directory)
+{
+    static const char *const vary[] = { "sm.sub_partitions=3", "threads=32",
+                                        "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    cr_assert_not_null (s);
+    g_autoptr (GString) bad = g_string_new (NULL);
+    sweep_row (s, 0, bad);
+    cr_expect (strstr (bad->str, "a100.ini:") != NULL &&
+                   strstr (bad->str, "/a100.ini") == NULL,
+               "preset named without its directory: %s", bad->str);
+}
+
+Test (sweep, bad_input_is_refused_before_any_point_runs)
+{
+    static const struct {
+        const char *vary[4];
+        const char *message;
+    } rows[] = {
+        { { "threads=64", "regs=32", "sm.registers=abc" },
+          "--vary sm.registers: sm.registers = 'abc'" },
+        { { "threads=64", "regs=32", "sm.registers=512" },
+          "--vary sm.registers: sm.registers = '512'" },
+        { { "threads=64,0", "regs=32" }, "--vary threads: threads = '0'" },
+        { { "threads=64" }, "needs the keys threads and regs" },
+        { { "kernel=vecadd", "size=64", "param.BM=64" },
+          "kernel vecadd has no parameter BM" },
+        { { "kernel=sgemm-5", "size=64", "param.BM=1024" },
+          "param.BM = '1024': must be 8..256 for sgemm-5" },
+        { { "kernel=sgemm-5" }, "kernel and size go together" },
+        { { "threads=64", "regs=32", "regs=16" }, "'regs' is given twice" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Sweep) s = occupancy_sweep ("a100", rows[i].vary, 0, 0,
+                                               &error);
+        cr_expect_null (s, "row %u", i);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (strstr (error->message, rows[i].message) != NULL,
+                   "row %u: %s", i, error->message);
+    }
+}
+
+/* Shard I of N holds the points i with i mod N = I - 1. */
+Test (sweep, shards_are_disjoint_and_cover_the_sweep)
+{
+    static const char *const vary[] = { "threads=32,64,96,128,160,192,224",
+                                        "regs=32", NULL };
+    g_autofree int *seen = g_new0 (int, 7);
+    for (guint i = 1; i <= 3; i++) {
+        g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, i, 3, NULL);
+        cr_assert_not_null (s);
+        cr_expect_eq (sweep_n_mine (s), i == 1 ? 3 : 2);
+        for (guint64 k = 0; k < sweep_n_mine (s); k++) {
+            guint64 p = sweep_point_at (s, k);
+            cr_expect_eq (p % 3, i - 1);
+            seen[p]++;
+        }
+    }
+    for (int p = 0; p < 7; p++)
+        cr_expect_eq (seen[p], 1, "point %d", p);
+}
+
+static char *
+run_text (Sweep *s, guint jobs)
+{
+    SweepRunOptions o = { NULL, FALSE, jobs, NULL, NULL };
+    g_autoptr (GString) out = g_string_new (NULL);
+    cr_assert (sweep_run (s, &o, out, NULL));
+    return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+Test (sweep, same_csv_whatever_the_threads_and_merged_shards)
+{
+    static const char *const vary[] = { "threads=32,96,256,1024",
+                                        "regs=16,33,64,255", "smem=0,40000",
+                                        NULL };
+    g_autoptr (Sweep) whole = occupancy_sweep ("a6000", vary, 0, 0, NULL);
+    cr_assert_not_null (whole);
+    g_autofree char *one = run_text (whole, 1);
+    g_autofree char *three = run_text (whole, 3);
+    cr_expect_str_eq (one, three);
+    char *texts[2];
+    const char *names[] = { "b.csv", "a.csv" };
+    for (guint i = 0; i < 2; i++) {
+        g_autoptr (Sweep) s = occupancy_sweep ("a6000", vary, 2 - i, 2, NULL);
+        texts[i] = run_text (s, 2);
+    }
+    g_autoptr (GString) merged = g_string_new (NULL);
+    cr_assert (sweep_merge_texts (2, names, (const char *const *) texts,
+                                  merged, NULL));
+    cr_expect_str_eq (merged->str, one);
+    g_free (texts[0]);
+    g_free (texts[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Journal                                                             */
+
+#define J_HEAD "# smsim sweep journal abc\npoint,x,error\n"
+
+Test (sweep_journal, a_partial_last_line_is_dropped)
+{
+    const char text[] = J_HEAD "3,a,\n0,b,\n7,c";
+    g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
+    gsize valid;
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
+                                    "point,x,error", rows, &valid, NULL));
+    cr_expect_eq (g_hash_table_size (rows), 2);
+    cr_expect_str_eq (sweep_journal_lookup (rows, 3), "3,a,");
+    cr_expect_str_eq (sweep_journal_lookup (rows, 0), "0,b,");
+    cr_expect_null (sweep_journal_lookup (rows, 7));
+    cr_expect_eq (valid, strlen (text) - strlen ("7,c"));
+}
+
+Test (sweep_journal, another_sweeps_journal_is_refused)
+{
+    static const struct {
+        const char *text, *message;
+    } rows[] = {
+        { "# smsim sweep journal abd\npoint,x,error\n", "j:1: the journal of another sweep" },
+        { "# smsim sweep journal abc\npoint,y,error\n", "j:2: the journal of another sweep" },
+        { "hello\n", "j:1: not a sweep journal" },
+        { J_HEAD "x,1,\n", "j:3: not a row" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (GHashTable) t = sweep_journal_rows_new ();
+        g_autoptr (GError) error = NULL;
+        gsize valid;
+        cr_expect_not (sweep_journal_parse ("j", rows[i].text,
+                                            strlen (rows[i].text), "abc",
+                                            "point,x,error", t, &valid, &error));
+        cr_assert_not_null (error);
+        cr_expect (g_str_has_prefix (error->message, rows[i].message), "%s",
+                   error->message);
+    }
+}
+
+/* A journal cut before its header is whole is no journal yet. */
+Test (sweep_journal, a_cut_header_is_an_empty_journal)
+{
+    const char text[] = "# smsim sweep journal abc\npoint,x,er";
+    g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
+    gsize valid = 99;
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
+                                    "point,x,error", rows, &valid, NULL));
+    cr_expect_eq (valid, 0);
+    cr_expect_eq (g_hash_table_size (rows), 0);
+}
+
+/* Rows run before an interruption are not run again: the journal's
+ * (deliberately different) row text comes back unchanged. */
+Test (sweep_journal, resume_keeps_journaled_rows)
+{
+    static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n"
+                                             "1,marker,\n2,par",
+                                             sweep_fingerprint (s),
+                                             sweep_header (s));
+    g_autofree char *path = tu_write_file ("out.csv.journal", head);
+    SweepRunOptions o = { path, TRUE, 2, NULL, NULL };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_assert (sweep_run (s, &o, out, &error), "%s",
+               error ? error->message : "");
+    cr_expect (strstr (out->str, "\n1,marker,\n") != NULL, "%s", out->str);
+    cr_expect (strstr (out->str, "\n2,96,32,") != NULL, "%s", out->str);
+    g_autofree char *journal = NULL;
+    cr_assert (g_file_get_contents (path, &journal, NULL, NULL));
+    cr_expect (strstr (journal, "2,par") == NULL, "partial line kept");
+    /* Not resuming: an existing journal is never overwritten. */
+    SweepRunOptions fresh = { path, FALSE, 1, NULL, NULL };
+    g_autoptr (GError) exists = NULL;
+    cr_expect_not (sweep_run (s, &fresh, out, &exists));
+    cr_expect (exists && strstr (exists->message, "--resume") != NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Merge                                                               */
+
+#define HEAD "point,k,error\n"
+
+Test (sweep_merge, interleaves_shards_in_point_order)
+{
+    const char *names[] = { "2.csv", "1.csv" };
+    const char *texts[] = {
+        "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+        "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+    };
+    g_autoptr (GString) out = g_string_new (NULL);
+    cr_assert (sweep_merge_texts (2, names, texts, out, NULL));
+    cr_expect_str_eq (out->str, HEAD "0,a,\n1,b,\n2,c,\n3,d,\n4,e,\n");
+}
+
+Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
+{
+    static const struct {
+        const char *a, *b, *message;
+    } rows[] = {
+        { "# smsim sweep shard 1/3 of 5 points\n" HEAD "0,a,\n3,d,\n",
+          "# smsim sweep shard 2/3 of 5 points\n" HEAD "1,b,\n4,e,\n",
+          "a.csv:1: a shard of a sweep in 3 shards, but 2 files" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "b.csv:1: shard 1/2 is given twice" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n",
+          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+          "a.csv: 2 rows where shard 1/2 of 5 points has 3" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n1,b,\n",
+          "b.csv:4: expected point 3" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 6 points\n" HEAD "1,b,\n3,d,\n5,f,\n",
+          "b.csv:1: shard 2/2 of 6 points, but a.csv" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points\npoint,j,error\n1,b,\n3,d,\n",
+          "b.csv:2: its header differs" },
+        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points\n" HEAD,
+          "a.csv:1: not a shard" },
+    };
+    const char *names[] = { "a.csv", "b.csv" };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        const char *texts[] = { rows[i].a, rows[i].b };
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        cr_expect_not (sweep_merge_texts (2, names, texts, out, &error),
+                       "row %u", i);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (g_str_has_prefix (error->message, rows[i].message),
+                   "row %u: %s", i, error->message);
+    }
+}
