@@ -8,9 +8,10 @@
  * window of its main loop.  The window doubles (2, 4, 8, ... iterations)
  * until the cycles one more iteration costs, measured between the last
  * two windows, change by less than 1 % from the window before: the wave's
- * time and counters are then extrapolated linearly to the full loop.  The
- * launch is (waves - 1) full waves and a last, partial wave, each
- * simulated the same way.
+ * time and counters are then extrapolated linearly to the full loop.
+ * Each later full wave adds what a second wave adds to the first in the
+ * largest window plus its remaining iterations at the first wave's cost;
+ * a partial last wave likewise, at its own cost (run.c says why).
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H
