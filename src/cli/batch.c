@@ -23,36 +23,10 @@ typedef struct {
     int n_fields;
 } Header;
 
-/* Split one CSV line; quoted fields may hold commas and "" quotes. */
-static GPtrArray *
-split_csv (const char *line)
-{
-    GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
-    GString *field = g_string_new (NULL);
-    gboolean quoted = FALSE;
-    for (const char *c = line;; c++) {
-        if (*c == '\0' || (*c == ',' && !quoted)) {
-            g_ptr_array_add (fields, g_strdup (g_strstrip (field->str)));
-            g_string_truncate (field, 0);
-            if (*c == '\0')
-                break;
-        } else if (*c == '"' && quoted && c[1] == '"') {
-            g_string_append_c (field, '"');
-            c++;
-        } else if (*c == '"') {
-            quoted = !quoted;
-        } else {
-            g_string_append_c (field, *c);
-        }
-    }
-    g_string_free (field, TRUE);
-    return fields;
-}
-
 static gboolean
 parse_header (const char *line, const char *name, Header *h, GError **error)
 {
-    g_autoptr (GPtrArray) fields = split_csv (line);
+    g_autoptr (GPtrArray) fields = cli_csv_split (line);
     h->n_fields = (int) fields->len;
     for (int c = 0; c < N_COLS; c++) {
         h->col[c] = -1;
@@ -120,7 +94,7 @@ static gboolean
 answer_row (const GpuSpec *spec, const Header *h, const char *line,
             guint lineno, GString *out)
 {
-    g_autoptr (GPtrArray) fields = split_csv (line);
+    g_autoptr (GPtrArray) fields = cli_csv_split (line);
     g_autofree char *why = NULL;
     OccLaunch launch = OCC_LAUNCH_INIT;
     OccResult r;

@@ -134,3 +134,28 @@ cli_csv_field (GString *out, const char *field)
     }
     g_string_append_c (out, '"');
 }
+
+GPtrArray *
+cli_csv_split (const char *line)
+{
+    GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+    GString *field = g_string_new (NULL);
+    gboolean quoted = FALSE;
+    for (const char *c = line;; c++) {
+        if (*c == '\0' || (*c == ',' && !quoted)) {
+            g_ptr_array_add (fields, g_strdup (g_strstrip (field->str)));
+            g_string_truncate (field, 0);
+            if (*c == '\0')
+                break;
+        } else if (*c == '"' && quoted && c[1] == '"') {
+            g_string_append_c (field, '"');
+            c++;
+        } else if (*c == '"') {
+            quoted = !quoted;
+        } else {
+            g_string_append_c (field, *c);
+        }
+    }
+    g_string_free (field, TRUE);
+    return fields;
+}

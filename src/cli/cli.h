@@ -31,6 +31,7 @@ extern const CmdEntry cmd_occupancy_entry;
 extern const CmdEntry cmd_kernels_entry;
 extern const CmdEntry cmd_run_entry;
 extern const CmdEntry cmd_validate_entry;
+extern const CmdEntry cmd_plot_entry;
 
 /* --gpu NAME, --config FILE, --set KEY=VALUE (repeatable). */
 typedef struct {
@@ -71,5 +72,9 @@ gboolean cli_write_output (const char *path, const GString *text,
 
 /* A CSV field, quoted when it holds a comma, quote or newline. */
 void cli_csv_field (GString *out, const char *field);
+
+/* The fields of one CSV line, stripped; quoted fields may hold commas
+ * and "" quotes.  Owned strings in an owned array. */
+GPtrArray *cli_csv_split (const char *line);
 
 #endif

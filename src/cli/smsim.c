@@ -18,6 +18,7 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_kernels_entry,
     &cmd_run_entry,
     &cmd_validate_entry,
+    &cmd_plot_entry,
 };
 
 static void
