@@ -20,9 +20,9 @@ roof(x, bw) = x * bw < peak_gflops ? x * bw : peak_gflops
 short(k) = substr(k, 7, strlen(k))
 set label 1 sprintf("FP32 peak %.0f GFLOP/s", peak_gflops) at 600, peak_gflops * 1.15 \
     right textcolor rgb '#404040'
-set label 2 sprintf("DRAM %.0f GB/s", dram_gbs) at 1.0, dram_gbs * 1.35 left \
+set label 2 sprintf("DRAM %.0f GB/s", dram_gbs) at 2.0, dram_gbs * 2.0 * 1.5 left \
     rotate by 38 textcolor rgb c_blue
-set label 3 sprintf("L2 %.0f GB/s", l2_gbs) at 0.6, l2_gbs * 0.78 left \
+set label 3 sprintf("L2 %.0f GB/s", l2_gbs) at 2.0, l2_gbs * 2.0 * 1.5 left \
     rotate by 38 textcolor rgb c_red
 set samples 400
 plot roof(x, dram_gbs) with lines lt 1 lw 1.5 dt 1 notitle, \

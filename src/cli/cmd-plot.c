@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -92,10 +93,12 @@ draw (const CmdEntry *cmd, const FigDef *fig, const FigData *d,
     return ok;
 }
 
-/* Compute, write the CSV, draw.  Returns an exit status. */
+/* Compute, write the CSV, draw.  Returns an exit status.  Once gnuplot
+ * is found missing ('*no_gnuplot'), the rest only get their CSV. */
 static int
 plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
-          const char *out, const char *data, gboolean verbose)
+          const char *out, const char *data, gboolean verbose,
+          gboolean *no_gnuplot)
 {
     g_auto (FigData) d;
     g_autoptr (GError) error = NULL;
@@ -109,10 +112,14 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
     if (ok)
         ok = cli_write_output (data, d.csv, &error);
     double t1 = seconds ();
+    if (ok && *no_gnuplot)
+        return CLI_EXIT_FAIL;
     if (ok)
         ok = draw (cmd, fig, &d, out, data, &error);
     if (!ok) {
         cli_error (cmd, "%s: %s", fig->name, error->message);
+        *no_gnuplot = g_error_matches (error, SMSIM_GNUPLOT_ERROR,
+                                       GNUPLOT_ERROR_MISSING);
         return CLI_EXIT_FAIL;
     }
     printf ("%s\n", out);
@@ -123,11 +130,13 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
     return CLI_EXIT_OK;
 }
 
+/* Every figure into 'dir'; without gnuplot, every CSV all the same. */
 static int
 plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
 {
     const char *dir = a->output ? a->output : "figures";
     const char *ext = a->format ? a->format : "png";
+    gboolean no_gnuplot = FALSE;
     guint n;
     const FigDef *const *figs = fig_all (&n);
     if (g_mkdir_with_parents (dir, 0777) != 0) {
@@ -138,11 +147,15 @@ plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
         g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
                                                 ext);
         g_autofree char *data = csv_beside (out);
-        int status = plot_one (cmd, figs[i], o, out, data, a->verbose);
-        if (status != CLI_EXIT_OK)
+        int status = plot_one (cmd, figs[i], o, out, data, a->verbose,
+                               &no_gnuplot);
+        if (status != CLI_EXIT_OK && !no_gnuplot)
             return status;
     }
-    return CLI_EXIT_OK;
+    if (no_gnuplot)
+        cli_error (cmd, "no figure drawn without gnuplot; the CSVs are in %s",
+                   dir);
+    return no_gnuplot ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 static int
@@ -167,7 +180,8 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     g_autofree char *out = g_strdup_printf ("%s.png", fig->name);
     const char *path = a->output ? a->output : out;
     g_autofree char *data = a->data ? g_strdup (a->data) : csv_beside (path);
-    return plot_one (cmd, fig, o, path, data, a->verbose);
+    gboolean no_gnuplot = FALSE;
+    return plot_one (cmd, fig, o, path, data, a->verbose, &no_gnuplot);
 }
 
 /* The command line makes sense before anything runs. */

@@ -1,11 +1,11 @@
 /*
  * fig_tiling.c -- figure 10, tiling: what the tile size buys and costs.
- * PMPP's tiled matmul over TILE_WIDTH 8, 16 and 32 (384 x 384: even the
- * 32 x 32 tiles give 144 blocks, more than an A6000 has SMs), and SGEMM
+ * PMPP's tiled matmul over TILE_WIDTH 8, 16 and 32 (320 x 320: even the
+ * 32 x 32 tiles give 100 blocks, more than an A6000 has SMs), and SGEMM
  * kernel 5 (2D blocktiling, 8 x 8 results per thread) over its block
- * tile BM x BN x BK at 1024: occupancy, shared memory per block and
- * time of each (the SGEMM runs sampled).  The register count is the model's for the kernel
- * (ptxas on the article's tile sizes) whatever the tile.
+ * tile BM x BN x BK at 1024 (sampled): occupancy, shared memory per
+ * block and time of each.  The register count is the model's for the
+ * kernel (ptxas on the article's tile sizes) whatever the tile.
  */
 #include "config.h"
 
@@ -15,7 +15,7 @@
 
 extern const FigDef fig_tiling_def;
 
-#define PMPP_SIZE 384
+#define PMPP_SIZE 320
 #define SGEMM_SIZE 1024
 
 typedef struct {

@@ -43,6 +43,18 @@ if command -v gnuplot >/dev/null 2>&1; then
     # cuBLAS is the published 23249.6 on the A6000.
     contains "$work/val.csv" "a6000,1,291.2,309.0,-5.76,23249.6,-6%"
     contains "$work/val.csv" "a6000,11,,17278.3,,23249.6,not modelled"
+
+    # The README's figure commands (the quick ones), drawn here again.
+    grep -E '^smsim plot (occupancy|occupancy-cliff|latency-hiding|coalescing|timeline) ' \
+        "$top_srcdir/README.md" | sed "s|^smsim ||; s|docs/figures/|$work/|" \
+        >"$work/readme-figs"
+    [ "$(wc -l <"$work/readme-figs")" -eq 5 ] || fail "README figure commands: $(cat "$work/readme-figs")"
+    while IFS= read -r args; do
+        # shellcheck disable=SC2086
+        eval "\"\$SMSIM\" $args" >/dev/null 2>"$work/gp-err" ||
+            fail "README: smsim $args: $(cat "$work/gp-err")"
+        [ -s "$work/gp-err" ] && fail "README: smsim $args said: $(cat "$work/gp-err")"
+    done <"$work/readme-figs"
 fi
 
 expect_fail 1 "$SMSIM" plot
