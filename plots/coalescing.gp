@@ -25,6 +25,6 @@ set yrange [0:118]
 set ytics 0, 25, 100 format '%g %%'
 plot datafile using 0:"efficiency_pct":xtic(strcol("pattern")) with boxes \
         lc rgb c_orange, \
-     '' using 0:"efficiency_pct":(sprintf("%g %%", column("efficiency_pct"))) \
-        with labels offset 0, 0.7 notitle
+     '' using 0:"efficiency_pct":(sprintf("%g%%", column("efficiency_pct"))) \
+        with labels offset 0, 0.7 font ",9" notitle
 unset multiplot

@@ -20,8 +20,9 @@ set ylabel 'occupancy'
 set xrange [16:64]
 set xtics 16, 8, 64
 set label 1 sprintf("31: %.0f %%", occ31) at 31, occ31 offset 0.8, 0.8 left front
-set label 2 sprintf("33: %.0f %%\n(textbook %.0f %%)", occ33, text33) at 33, occ33 \
-    offset 0.8, -1.6 left front
+set label 2 sprintf("33: %.0f %%\n(textbook %.0f %%)", occ33, text33) at 17.5, 62 \
+    left front
+set arrow 2 from 25.5, 66 to 32.4, 74 lc rgb c_black lw 1 size 1.2, 20 front
 plot datafile using "x":(in_panel("regs", "exact_pct")) with histeps lt 1 \
         title 'exact', \
      '' using "x":(in_panel("regs", "textbook_pct")) with lines lt 2 \
@@ -29,7 +30,7 @@ plot datafile using "x":(in_panel("regs", "exact_pct")) with histeps lt 1 \
      '+' using (31):(occ31) every ::0::0 with points lt 1 pt 7 ps 1.2 notitle, \
      '+' using (33):(occ33) every ::0::0 with points lt 1 pt 7 ps 1.2 notitle
 
-unset label 1; unset label 2
+unset label 1; unset label 2; unset arrow 2
 set title 'PMPP 5.6: 256-thread blocks, 32 registers'
 set xlabel 'shared memory per block (KB)'
 unset ylabel

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -105,6 +106,10 @@ temp_beside (const char *out_path, GError **error)
         return NULL;
     }
     close (fd);
+    /* g_mkstemp makes it private; a figure is an ordinary file. */
+    mode_t mask = umask (0);
+    umask (mask);
+    g_chmod (tmp, 0666 & ~mask);
     return tmp;
 }
 
