@@ -184,6 +184,28 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     return plot_one (cmd, fig, o, path, data, a->verbose, &no_gnuplot);
 }
 
+/* A figure is given only the options it reads (its FigDef says which). */
+static gboolean
+check_takes (const CmdEntry *cmd, const FigDef *fig, const PlotArgs *a)
+{
+    const struct {
+        const char *name;
+        gboolean given;
+    } opts[] = {
+        { "--size", a->size >= 0 }, { "--kernel", a->kernel != NULL },
+        { "--param", a->params != NULL }, { "--threads", a->threads >= 0 },
+        { "--regs", a->regs >= 0 }, { "--smem", a->smem >= 0 },
+        { "--from", a->from != NULL },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
+        if (opts[i].given && strstr (fig->options, opts[i].name) == NULL) {
+            cli_error (cmd, "figure %s does not take %s (it takes %s)",
+                       fig->name, opts[i].name, fig->options);
+            return FALSE;
+        }
+    return TRUE;
+}
+
 /* The command line makes sense before anything runs. */
 static gboolean
 check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
@@ -200,6 +222,8 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
                    argv[1]);
         return FALSE;
     }
+    if (!all && !check_takes (cmd, fig_find (argv[1]), a))
+        return FALSE;
     if (all && a->data != NULL) {
         cli_error (cmd, "--data names one figure's CSV; with all, each goes "
                         "beside its figure");

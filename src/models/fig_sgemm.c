@@ -67,10 +67,6 @@ add_validated (GArray *rows, const char *gpu, const ValidateResult *r)
     }
 }
 
-typedef struct {
-    const FigOptions *o;
-} ValidateCtx;
-
 static void
 validate_progress (void *ctx, const char *gpu, int kernel, int done,
                    int total)

@@ -47,7 +47,6 @@ typedef struct {
     const KernInstance *k;
     guint64 next_block;
     TlWarp *warps;           /* by warp slot */
-    int n_slots;
     GString *csv;
     guint64 issues;
     Cycle end;
@@ -207,7 +206,7 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
         return FALSE;
     int n_slots = s->sm.max_threads / s->device.warp_size;
     g_autofree TlWarp *warps = g_new0 (TlWarp, n_slots);
-    Timeline t = { k, 0, warps, n_slots, d->csv, 0, 0, 0 };
+    Timeline t = { k, 0, warps, d->csv, 0, 0, 0 };
     g_string_append (d->csv, "slot,block,state,state_id,start,end\n");
     simulate (s, k, &occ, &t);
     if (t.issues > MAX_ISSUES) {

@@ -63,6 +63,10 @@ contains "$work/err" "no figure 'nosuch'"
 expect_fail 1 "$SMSIM" plot coalescing -o "$work/c.jpg"
 contains "$work/err" "png, pdf or svg"
 expect_fail 1 "$SMSIM" plot all --format gif
+expect_fail 1 "$SMSIM" plot occupancy --size 100
+contains "$work/err" "figure occupancy does not take --size"
+expect_fail 1 "$SMSIM" plot coalescing --from "$work/v.csv"
+expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"
 contains "$work/err" "none.csv"
 printf 'gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source\na6000,sgemm-1,4096,1,2,3,x\na6000,gemm-2,4096,1,2,3,x\n' >"$work/bad.csv"
