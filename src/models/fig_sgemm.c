@@ -50,7 +50,7 @@ validation_row (FigData *d, const FigValidRow *v)
                                 v->error_pct, cublas_of (v->gpu),
                                 v->error_pct);
     else
-        g_string_append_printf (d->csv, ",%.1f,,%.1f,not modelled\n",
+        g_string_append_printf (d->csv, ",%.1f,,%.1f,no model\n",
                                 v->reference_gflops, cublas_of (v->gpu));
 }
 

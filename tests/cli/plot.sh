@@ -42,7 +42,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     [ -s "$work/val.png" ] || fail "no val.png"
     # cuBLAS is the published 23249.6 on the A6000.
     contains "$work/val.csv" "a6000,1,291.2,309.0,-5.76,23249.6,-6%"
-    contains "$work/val.csv" "a6000,11,,17278.3,,23249.6,not modelled"
+    contains "$work/val.csv" "a6000,11,,17278.3,,23249.6,no model"
 
     # The README's figure commands (the quick ones), drawn here again.
     grep -E '^smsim plot (occupancy|occupancy-cliff|latency-hiding|coalescing|timeline) ' \
