@@ -31,8 +31,9 @@ set bmargin at screen 0.22
 set multiplot title sprintf("SGEMM at 4096 x 4096 x 4096: simulated vs published GFLOP/s, error on each pair\n(%s; published: siboehm/SGEMM_CUDA)", origin)
 do for [i = 1:n_gpus] {
     g = i == 1 ? gpu1 : gpu2
+    panel_w = n_gpus == 1 ? 0.88 : 0.42
     set lmargin at screen 0.09 + (i - 1) * 0.46
-    set rmargin at screen 0.09 + (i - 1) * 0.46 + 0.42
+    set rmargin at screen 0.09 + (i - 1) * 0.46 + panel_w
     if (i == 1) { set ylabel 'GFLOP/s' } else { unset ylabel }
     set title name(g)
     stats datafile using (of(g, "cublas_gflops")) nooutput
