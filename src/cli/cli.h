@@ -33,6 +33,7 @@ extern const CmdEntry cmd_run_entry;
 extern const CmdEntry cmd_validate_entry;
 extern const CmdEntry cmd_trace_entry;
 extern const CmdEntry cmd_sweep_entry;
+extern const CmdEntry cmd_plot_entry;
 
 /* --gpu NAME, --config FILE, --set KEY=VALUE (repeatable). */
 typedef struct {
@@ -73,5 +74,6 @@ gboolean cli_write_output (const char *path, const GString *text,
 
 /* A CSV field, quoted when it holds a comma, quote or newline. */
 void cli_csv_field (GString *out, const char *field);
+
 
 #endif

@@ -76,9 +76,11 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
     }
 }
 
+/* One GPU's table into 'out' in 'format', and into 'csv_too' as CSV
+ * when it is not NULL. */
 static int
 one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
-         CliFormat format, GString *out)
+         CliFormat format, GString *out, GString *csv_too)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = preset_load (name, NULL, sets, &error);
@@ -96,6 +98,8 @@ one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
         csv (out, preset_spec (preset), &r);
     else
         text (out, preset_spec (preset), &r);
+    if (csv_too != NULL)
+        csv (csv_too, preset_spec (preset), &r);
     validate_result_clear (&r);
     return CLI_EXIT_OK;
 }
@@ -108,9 +112,13 @@ static const char description[] =
     "are never fitted to this table.\n\n"
     "CSV columns: gpu,kernel,size,simulated_gflops,reference_gflops,"
     "error_pct,source\n\n"
+    "--csv-output FILE writes the CSV table as well, so that one run gives\n"
+    "both (`make results` draws `smsim plot sgemm-validation` from it).\n\n"
     "Examples:\n"
     "  smsim validate\n"
-    "  smsim validate --gpu a6000 --format csv -o a6000.csv";
+    "  smsim validate --gpu a6000 --format csv -o a6000.csv\n"
+    "  smsim validate --csv-output v.csv && "
+    "smsim plot sgemm-validation --from v.csv";
 
 static int
 validate_exec (int argc, char **argv)
@@ -119,6 +127,7 @@ validate_exec (int argc, char **argv)
     g_autofree char *gpu = NULL;
     g_autofree char *format_text = NULL;
     g_autofree char *output = NULL;
+    g_autofree char *csv_output = NULL;
     g_auto (GStrv) sets = NULL;
     const GOptionEntry entries[] = {
         { "gpu", 'g', 0, G_OPTION_ARG_STRING, &gpu,
@@ -130,11 +139,14 @@ validate_exec (int argc, char **argv)
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
           "write here (whole or not at all) instead of standard output",
           "FILE" },
+        { "csv-output", 0, 0, G_OPTION_ARG_FILENAME, &csv_output,
+          "also write the CSV table here (whole or not at all)", "FILE" },
         G_OPTION_ENTRY_NULL
     };
     g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "", description);
     g_autoptr (GError) error = NULL;
     g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GString) csv_out = NULL;
     CliFormat format;
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv))
@@ -151,15 +163,20 @@ validate_exec (int argc, char **argv)
                    gpu);
         return CLI_EXIT_USAGE;
     }
+    static const char header[] = "gpu,kernel,size,simulated_gflops,"
+                                 "reference_gflops,error_pct,source\n";
     if (format == CLI_FORMAT_CSV)
-        g_string_append (out, "gpu,kernel,size,simulated_gflops,"
-                              "reference_gflops,error_pct,source\n");
+        g_string_append (out, header);
+    if (csv_output != NULL)
+        csv_out = g_string_new (header);
     const char *gpus[] = { "a6000", "a100" };
     for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
         if ((all || strcmp (gpu, gpus[i]) == 0) &&
-            one_gpu (cmd, gpus[i], (const char *const *) sets, format, out) != 0)
+            one_gpu (cmd, gpus[i], (const char *const *) sets, format, out,
+                     csv_out) != 0)
             return CLI_EXIT_FAIL;
-    if (!cli_write_output (output, out, &error)) {
+    if (!cli_write_output (output, out, &error) ||
+        (csv_out != NULL && !cli_write_output (csv_output, csv_out, &error))) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }

@@ -20,6 +20,7 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_validate_entry,
     &cmd_trace_entry,
     &cmd_sweep_entry,
+    &cmd_plot_entry,
 };
 
 static void

@@ -1,0 +1,42 @@
+# Figure 8: stall breakdown.  Warp cycles per issued instruction of each
+# SGEMM kernel, stacked by Nsight Compute stall reason ('selected' is 1
+# per issue); a stack's height is the average cycles between a warp's
+# issues.  The early kernels wait ten times longer than the tiled ones:
+# two panels, two scales.
+# CSV: kernel,selected,not_selected,wait,...,drain,total.
+fig_w = 6.5; fig_h = 3.8
+load stylefile
+
+set style data histograms
+set style histogram rowstacked
+set style fill solid 1.0 border lc rgb '#404040'
+set boxwidth 0.7
+set yrange [0:*]
+set xtics scale 0
+short(k) = substr(k, 7, strlen(k))
+# Eleven reasons: a dark-to-light ramp (viridis), so that neighbours in
+# the stack stay apart in grayscale too.
+array ramp[11] = [0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, \
+                  0x21918C, 0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xFDE725]
+
+set multiplot title sprintf("Where the warps of each SGEMM kernel wait: %s, %d x %d x %d (simulated, sampled)\nwarp cycles per issued instruction, by Nsight Compute stall reason", \
+    gpu, size, size, size)
+set tmargin at screen 0.82
+set bmargin at screen 0.14
+
+set lmargin at screen 0.09
+set rmargin at screen 0.37
+set ylabel 'warp cycles per issued instruction'
+set xlabel 'SGEMM kernel'
+unset key
+plot for [i = 2:12] datafile every ::0::3 using i:xtic(short(strcol(1))) \
+    lc rgb ramp[i - 1] dt 1 notitle
+
+set lmargin at screen 0.44
+set rmargin at screen 0.72
+unset ylabel
+set key at screen 0.99, screen 0.82 top right vertical reverse Left invert \
+    samplen 1.5 spacing 1.0
+plot for [i = 2:12] datafile every ::4 using i:xtic(short(strcol(1))) \
+    lc rgb ramp[i - 1] dt 1 title columnhead(i)
+unset multiplot

@@ -1,0 +1,349 @@
+/*
+ * cmd-plot.c -- `smsim plot NAME|all`: compute a figure's data (fig.h),
+ * write it as CSV and draw it with gnuplot (gnuplot.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "cli/cli.h"
+#include "cli/gnuplot.h"
+#include "cli/valcsv.h"
+#include "models/fig.h"
+
+static int plot_exec (int argc, char **argv);
+
+const CmdEntry cmd_plot_entry = {
+    "plot", "draw a figure of the memory-architecture chapter (gnuplot)",
+    plot_exec
+};
+
+typedef struct {
+    gboolean list;
+    gboolean verbose;
+    char *output;
+    char *data;
+    char *format;
+    char *from;
+    char *kernel;
+    char **params;
+    gint64 size, threads, regs, smem;
+} PlotArgs;
+
+static void
+list_figures (void)
+{
+    guint n;
+    const FigDef *const *figs = fig_all (&n);
+    for (guint i = 0; i < n; i++)
+        printf ("%2d  %-17s %s\n    %-17s default --gpu %s; takes %s\n",
+                figs[i]->number, figs[i]->name, figs[i]->summary, "",
+                figs[i]->default_gpu, figs[i]->options);
+}
+
+static void
+progress (void *ctx, const char *what, int done, int total)
+{
+    const char *fig = ctx;
+    if (!isatty (STDERR_FILENO))
+        return;
+    fprintf (stderr, "\r\033[Ksmsim plot: %s: %d of %d simulations started "
+             "(%s)", fig, done + 1, total, what);
+    fflush (stderr);
+}
+
+static double
+seconds (void)
+{
+    struct timespec ts;
+    clock_gettime (CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* 'out' with its extension replaced by ".csv". */
+static char *
+csv_beside (const char *out)
+{
+    const char *dot = strrchr (out, '.');
+    const char *slash = strrchr (out, '/');
+    gsize stem = dot != NULL && (slash == NULL || dot > slash)
+                     ? (gsize) (dot - out) : strlen (out);
+    return g_strdup_printf ("%.*s.csv", (int) stem, out);
+}
+
+static gboolean
+draw (const CmdEntry *cmd, const FigDef *fig, const FigData *d,
+      const char *out, const char *data, GError **error)
+{
+    g_autofree char *warnings = NULL;
+    gboolean ok = gnuplot_render (fig->name, d->vars->str, data, out,
+                                  &warnings, error);
+    if (ok && warnings != NULL && *warnings != '\0')
+        fprintf (stderr, "smsim %s: gnuplot on %s:\n%s", cmd->name, fig->name,
+                 warnings);
+    if (!ok && g_error_matches (*error, SMSIM_GNUPLOT_ERROR,
+                                GNUPLOT_ERROR_MISSING))
+        g_prefix_error (error, "the data is in %s, but ", data);
+    return ok;
+}
+
+/* Compute, write the CSV, draw.  Returns an exit status.  Once gnuplot
+ * is found missing ('*no_gnuplot'), the rest only get their CSV. */
+static int
+plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
+          const char *out, const char *data, gboolean verbose,
+          gboolean *no_gnuplot)
+{
+    g_auto (FigData) d;
+    g_autoptr (GError) error = NULL;
+    double t0 = seconds ();
+    fig_data_init (&d);
+    o->progress = progress;
+    o->progress_ctx = (void *) fig->name;
+    gboolean ok = fig->build (o, &d, &error);
+    if (isatty (STDERR_FILENO))
+        fprintf (stderr, "\r\033[K");
+    if (ok)
+        ok = cli_write_output (data, d.csv, &error);
+    double t1 = seconds ();
+    if (ok && *no_gnuplot)
+        return CLI_EXIT_FAIL;
+    if (ok)
+        ok = draw (cmd, fig, &d, out, data, &error);
+    if (!ok) {
+        cli_error (cmd, "%s: %s", fig->name, error->message);
+        *no_gnuplot = g_error_matches (error, SMSIM_GNUPLOT_ERROR,
+                                       GNUPLOT_ERROR_MISSING);
+        return CLI_EXIT_FAIL;
+    }
+    printf ("%s\n", out);
+    fflush (stdout);
+    if (verbose)
+        fprintf (stderr, "smsim plot: %-17s data %6.2f s, gnuplot %5.2f s\n",
+                 fig->name, t1 - t0, seconds () - t1);
+    return CLI_EXIT_OK;
+}
+
+/* Every figure into 'dir'; without gnuplot, every CSV all the same. */
+static int
+plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
+{
+    const char *dir = a->output ? a->output : "figures";
+    const char *ext = a->format ? a->format : "png";
+    gboolean no_gnuplot = FALSE;
+    guint n;
+    const FigDef *const *figs = fig_all (&n);
+    if (g_mkdir_with_parents (dir, 0777) != 0) {
+        cli_error (cmd, "cannot create %s: %s", dir, g_strerror (errno));
+        return CLI_EXIT_FAIL;
+    }
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
+                                                ext);
+        g_autofree char *data = csv_beside (out);
+        int status = plot_one (cmd, figs[i], o, out, data, a->verbose,
+                               &no_gnuplot);
+        if (status != CLI_EXIT_OK && !no_gnuplot)
+            return status;
+    }
+    if (no_gnuplot)
+        cli_error (cmd, "no figure drawn without gnuplot; the CSVs are in %s",
+                   dir);
+    return no_gnuplot ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+static int
+plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
+            const PlotArgs *a)
+{
+    g_autoptr (FigCache) cache = fig_cache_new ();
+    g_autoptr (GArray) validation = NULL;
+    g_autoptr (GError) error = NULL;
+    o->cache = cache;
+    if (a->from != NULL) {
+        validation = valcsv_read (a->from, &error);
+        if (validation == NULL) {
+            cli_error (cmd, "%s", error->message);
+            return CLI_EXIT_FAIL;
+        }
+        o->validation = validation;
+    }
+    if (strcmp (name, "all") == 0)
+        return plot_all (cmd, o, a);
+    const FigDef *fig = fig_find (name);
+    g_autofree char *out = g_strdup_printf ("%s.png", fig->name);
+    const char *path = a->output ? a->output : out;
+    g_autofree char *data = a->data ? g_strdup (a->data) : csv_beside (path);
+    gboolean no_gnuplot = FALSE;
+    return plot_one (cmd, fig, o, path, data, a->verbose, &no_gnuplot);
+}
+
+/* A figure is given only the options it reads (its FigDef says which). */
+static gboolean
+check_takes (const CmdEntry *cmd, const FigDef *fig, const PlotArgs *a)
+{
+    const struct {
+        const char *name;
+        gboolean given;
+    } opts[] = {
+        { "--size", a->size >= 0 }, { "--kernel", a->kernel != NULL },
+        { "--param", a->params != NULL }, { "--threads", a->threads >= 0 },
+        { "--regs", a->regs >= 0 }, { "--smem", a->smem >= 0 },
+        { "--from", a->from != NULL },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
+        if (opts[i].given && strstr (fig->options, opts[i].name) == NULL) {
+            cli_error (cmd, "figure %s does not take %s (it takes %s)",
+                       fig->name, opts[i].name, fig->options);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+/* The command line makes sense before anything runs. */
+static gboolean
+check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
+{
+    if (argc != 2) {
+        cli_error (cmd, argc < 2 ? "name a figure, or all (`smsim plot "
+                                   "--list` lists them)"
+                                 : "one figure at a time (or all)");
+        return FALSE;
+    }
+    gboolean all = strcmp (argv[1], "all") == 0;
+    if (!all && fig_find (argv[1]) == NULL) {
+        cli_error (cmd, "no figure '%s' (`smsim plot --list` lists them)",
+                   argv[1]);
+        return FALSE;
+    }
+    if (!all && !check_takes (cmd, fig_find (argv[1]), a))
+        return FALSE;
+    if (all && a->data != NULL) {
+        cli_error (cmd, "--data names one figure's CSV; with all, each goes "
+                        "beside its figure");
+        return FALSE;
+    }
+    g_autofree char *probe = a->format ? g_strconcat ("x.", a->format, NULL)
+                                       : NULL;
+    const char *out = all ? probe : a->output;
+    if (out != NULL && !gnuplot_format_ok (out)) {
+        cli_error (cmd, "%s: figures are drawn as png, pdf or svg",
+                   all ? a->format : a->output);
+        return FALSE;
+    }
+    if (!all && a->format != NULL) {
+        cli_error (cmd, "--format is for all; one figure takes its format "
+                        "from -o FILE's extension");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static const char description[] =
+    "Computes the data of one figure (or all), writes it as CSV and draws\n"
+    "it with gnuplot from plots/NAME.gp and the shared plots/style.gp.\n"
+    "NAME is a figure's name or number (`smsim plot --list`).  -o FILE\n"
+    "picks the output and its format by extension: .png (pngcairo), .pdf\n"
+    "or .svg; the CSV goes beside it (FILE with .csv) unless --data says\n"
+    "otherwise.  With all, -o names a directory (default figures/) and\n"
+    "--format the format; runs shared by figures are simulated once.\n\n"
+    "Figures that simulate say their GPU, size and whether they were\n"
+    "sampled in their titles.  sgemm-validation runs the whole validation\n"
+    "(minutes) unless --from names a `smsim validate --format csv` table.\n"
+    "Without gnuplot the CSV is still written and the exit status is 2.\n\n"
+    "Examples:\n"
+    "  smsim plot --list\n"
+    "  smsim plot occupancy --gpu a100 --threads 256 --regs 40 -o occ.png\n"
+    "  smsim plot bank-conflicts -o banks.pdf\n"
+    "  smsim plot roofline --gpu a100 --size 2048 -o roofline.svg\n"
+    "  smsim validate --format csv -o v.csv && "
+    "smsim plot sgemm-validation --from v.csv\n"
+    "  smsim plot all -o figures --from v.csv";
+
+static void
+fig_options_from (FigOptions *o, const CliGpuOptions *gpu, const PlotArgs *a)
+{
+    o->gpu = gpu->gpu;
+    o->config = gpu->config;
+    o->sets = (const char *const *) gpu->sets;
+    o->size = a->size;
+    o->kernel = a->kernel;
+    o->params = (const char *const *) a->params;
+    o->threads = a->threads;
+    o->regs = a->regs;
+    o->smem = a->smem;
+}
+
+static void
+plot_args_clear (PlotArgs *a)
+{
+    g_free (a->output);
+    g_free (a->data);
+    g_free (a->format);
+    g_free (a->from);
+    g_free (a->kernel);
+    g_strfreev (a->params);
+}
+
+static int
+plot_exec (int argc, char **argv)
+{
+    const CmdEntry *cmd = &cmd_plot_entry;
+    g_auto (CliGpuOptions) gpu = { 0 };
+    PlotArgs a = { .size = -1, .threads = -1, .regs = -1, .smem = -1 };
+    const GOptionEntry entries[] = {
+        { "list", 'l', 0, G_OPTION_ARG_NONE, &a.list,
+          "list the figures, their defaults and options", NULL },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+          "the figure (.png, .pdf, .svg; default NAME.png), or with all a "
+          "directory (default figures)", "FILE" },
+        { "data", 0, 0, G_OPTION_ARG_FILENAME, &a.data,
+          "where the CSV goes (default: the output with .csv)", "FILE" },
+        { "format", 0, 0, G_OPTION_ARG_STRING, &a.format,
+          "with all: png (default), pdf or svg", "FORMAT" },
+        { "from", 0, 0, G_OPTION_ARG_FILENAME, &a.from,
+          "sgemm-validation: a `smsim validate --format csv` table instead "
+          "of running the validation", "FILE" },
+        { "size", 'n', 0, G_OPTION_ARG_INT64, &a.size,
+          "problem size for the figures that simulate", "N" },
+        { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
+          "timeline, what-if: the kernel model", "ID" },
+        { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a.params,
+          "timeline, what-if: a kernel parameter (repeatable)",
+          "NAME=VALUE" },
+        { "threads", 0, 0, G_OPTION_ARG_INT64, &a.threads,
+          "occupancy: threads per block of the marked launch", "T" },
+        { "regs", 0, 0, G_OPTION_ARG_INT64, &a.regs,
+          "occupancy: registers per thread of the marked launch", "R" },
+        { "smem", 0, 0, G_OPTION_ARG_INT64, &a.smem,
+          "occupancy: shared memory per block of the marked launch", "B" },
+        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &a.verbose,
+          "print the seconds each figure took on standard error", NULL },
+        G_OPTION_ENTRY_NULL
+    };
+    g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "NAME|all",
+                                                      description);
+    FigOptions o = FIG_OPTIONS_INIT;
+    int status = CLI_EXIT_USAGE;
+
+    cli_gpu_options_init (&gpu);
+    g_option_context_add_main_entries (ctx, gpu.entries, NULL);
+    g_option_context_add_main_entries (ctx, entries, NULL);
+    if (!cli_parse (ctx, cmd, &argc, &argv))
+        ;
+    else if (a.list && argc == 1) {
+        list_figures ();
+        status = CLI_EXIT_OK;
+    } else if (check_args (cmd, argc, argv, &a)) {
+        fig_options_from (&o, &gpu, &a);
+        status = plot_named (cmd, argv[1], &o, &a);
+    }
+    plot_args_clear (&a);
+    return status;
+}

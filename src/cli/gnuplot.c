@@ -1,0 +1,188 @@
+/*
+ * gnuplot.c -- run gnuplot on a figure's script.  See gnuplot.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "cli/gnuplot.h"
+
+G_DEFINE_QUARK (smsim-gnuplot-error-quark, gnuplot_error)
+
+static const struct {
+    const char *ext;
+    const char *kind;        /* what plots/style.gp switches on */
+} formats[] = {
+    { ".png", "png" },
+    { ".pdf", "pdf" },
+    { ".svg", "svg" },
+};
+
+static const char *
+format_of (const char *path)
+{
+    g_autofree char *lower = g_ascii_strdown (path, -1);
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        if (g_str_has_suffix (lower, formats[i].ext))
+            return formats[i].kind;
+    return NULL;
+}
+
+gboolean
+gnuplot_format_ok (const char *path)
+{
+    return format_of (path) != NULL;
+}
+
+/* The first directory holding style.gp, or NULL. */
+static char *
+plots_dir (void)
+{
+    const char *dirs[] = { g_getenv ("SMSIM_PLOTS_DIR"), SMSIM_SRC_PLOTS_DIR,
+                           SMSIM_DATA_PLOTS_DIR };
+    for (guint i = 0; i < G_N_ELEMENTS (dirs); i++) {
+        if (dirs[i] == NULL || *dirs[i] == '\0')
+            continue;
+        g_autofree char *style = g_build_filename (dirs[i], "style.gp", NULL);
+        if (g_file_test (style, G_FILE_TEST_IS_REGULAR))
+            return g_strdup (dirs[i]);
+    }
+    return NULL;
+}
+
+/* A gnuplot single-quoted string: a quote is doubled. */
+static void
+append_quoted (GString *s, const char *name, const char *value)
+{
+    g_string_append_printf (s, "%s = '", name);
+    for (const char *c = value; *c; c++) {
+        if (*c == '\'')
+            g_string_append_c (s, '\'');
+        g_string_append_c (s, *c);
+    }
+    g_string_append (s, "'\n");
+}
+
+static char *
+script_path (const char *name, char **style, GError **error)
+{
+    g_autofree char *dir = plots_dir ();
+    if (dir == NULL) {
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_SCRIPT,
+                     "no plots/style.gp in SMSIM_PLOTS_DIR, %s or %s",
+                     SMSIM_SRC_PLOTS_DIR, SMSIM_DATA_PLOTS_DIR);
+        return NULL;
+    }
+    g_autofree char *file = g_strconcat (name, ".gp", NULL);
+    char *script = g_build_filename (dir, file, NULL);
+    if (!g_file_test (script, G_FILE_TEST_IS_REGULAR)) {
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_SCRIPT,
+                     "no script %s for figure %s", script, name);
+        g_free (script);
+        return NULL;
+    }
+    *style = g_build_filename (dir, "style.gp", NULL);
+    return script;
+}
+
+/* An empty temporary file beside 'out_path' (so a rename replaces it). */
+static char *
+temp_beside (const char *out_path, GError **error)
+{
+    g_autofree char *dir = g_path_get_dirname (out_path);
+    g_autofree char *base = g_path_get_basename (out_path);
+    g_autofree char *tmpl = g_strdup_printf (".%s.XXXXXX", base);
+    char *tmp = g_build_filename (dir, tmpl, NULL);
+    int fd = g_mkstemp (tmp);
+    if (fd < 0) {
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                     "cannot create a file in %s: %s", dir, g_strerror (errno));
+        g_free (tmp);
+        return NULL;
+    }
+    close (fd);
+    /* g_mkstemp makes it private; a figure is an ordinary file. */
+    mode_t mask = umask (0);
+    umask (mask);
+    g_chmod (tmp, 0666 & ~mask);
+    return tmp;
+}
+
+static gboolean
+spawn (const char *commands, const char *script, char **err_text,
+       GError **error)
+{
+    const char *argv[] = { "gnuplot", "-e", commands, script, NULL };
+    int status = 0;
+    g_autoptr (GError) spawn_error = NULL;
+    if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                       NULL, NULL, err_text, &status, &spawn_error)) {
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_MISSING,
+                     "cannot run gnuplot (%s): install it (Debian: "
+                     "apt-get install gnuplot-nox)", spawn_error->message);
+        return FALSE;
+    }
+    if (!g_spawn_check_wait_status (status, NULL)) {
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FAILED,
+                     "gnuplot failed on %s:\n%s", script, *err_text);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* A script that never plots leaves the file empty: not a figure. */
+static gboolean
+drew_something (const char *path, const char *script, GError **error)
+{
+    GStatBuf st;
+    if (g_stat (path, &st) == 0 && st.st_size > 0)
+        return TRUE;
+    g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FAILED,
+                 "gnuplot drew nothing from %s", script);
+    return FALSE;
+}
+
+gboolean
+gnuplot_render (const char *name, const char *vars, const char *csv_path,
+                const char *out_path, char **warnings, GError **error)
+{
+    const char *kind = format_of (out_path);
+    g_autofree char *style = NULL;
+    g_autofree char *err_text = NULL;
+    if (kind == NULL) {
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FORMAT,
+                     "%s: the output must end in .png, .pdf or .svg",
+                     out_path);
+        return FALSE;
+    }
+    g_autofree char *script = script_path (name, &style, error);
+    g_autofree char *tmp = script ? temp_beside (out_path, error) : NULL;
+    if (tmp == NULL)
+        return FALSE;
+    g_autoptr (GString) cmds = g_string_new (vars);
+    append_quoted (cmds, "datafile", csv_path);
+    append_quoted (cmds, "outfile", tmp);
+    append_quoted (cmds, "outformat", kind);
+    append_quoted (cmds, "stylefile", style);
+    /* One command line: -e takes ';' between commands. */
+    g_strdelimit (cmds->str, "\n", ';');
+    gboolean ok = spawn (cmds->str, script, &err_text, error) &&
+                  drew_something (tmp, script, error);
+    if (ok && g_rename (tmp, out_path) != 0) {
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                     "cannot rename %s to %s: %s", tmp, out_path,
+                     g_strerror (errno));
+        ok = FALSE;
+    }
+    if (!ok)
+        g_unlink (tmp);
+    if (warnings != NULL)
+        *warnings = g_steal_pointer (&err_text);
+    return ok;
+}

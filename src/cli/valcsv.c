@@ -1,0 +1,145 @@
+/*
+ * valcsv.c -- read a validate CSV.  See valcsv.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/valcsv.h"
+#include "models/csv.h"
+#include "models/fig.h"
+
+enum { COL_GPU, COL_KERNEL, COL_SIM, COL_REF, COL_ERR, N_COLS };
+static const char *const col_names[N_COLS] = {
+    "gpu", "kernel", "simulated_gflops", "reference_gflops", "error_pct"
+};
+
+typedef struct {
+    int col[N_COLS];
+    guint n_fields;
+} Header;
+
+static gboolean
+read_header (const char *line, Header *h, char **why)
+{
+    g_autoptr (GPtrArray) f = csv_split (line);
+    h->n_fields = f->len;
+    for (int c = 0; c < N_COLS; c++) {
+        h->col[c] = -1;
+        for (guint i = 0; i < f->len; i++)
+            if (strcmp (f->pdata[i], col_names[c]) == 0)
+                h->col[c] = (int) i;
+        if (h->col[c] < 0) {
+            *why = g_strdup_printf ("the header has no '%s' column (`smsim "
+                                    "validate --format csv` writes gpu,kernel,"
+                                    "size,simulated_gflops,reference_gflops,"
+                                    "error_pct,source)", col_names[c]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+/* A finite number; an empty field is NAN when 'empty_ok'. */
+static gboolean
+number (const char *text, const char *column, gboolean empty_ok, double *out,
+        char **why)
+{
+    char *end = NULL;
+    if (*text == '\0' && empty_ok) {
+        *out = NAN;
+        return TRUE;
+    }
+    errno = 0;
+    *out = g_ascii_strtod (text, &end);
+    if (errno == 0 && end != text && *end == '\0' && isfinite (*out))
+        return TRUE;
+    *why = g_strdup_printf ("%s = '%s': not a number", column, text);
+    return FALSE;
+}
+
+static gboolean
+kernel_number (const char *text, int *out, char **why)
+{
+    char *end = NULL;
+    gint64 n = g_str_has_prefix (text, "sgemm-")
+                   ? g_ascii_strtoll (text + 6, &end, 10) : 0;
+    if (end != NULL && end != text + 6 && *end == '\0' && n >= 1 && n <= 99) {
+        *out = (int) n;
+        return TRUE;
+    }
+    *why = g_strdup_printf ("kernel = '%s': expected sgemm-N", text);
+    return FALSE;
+}
+
+static gboolean
+read_row (const Header *h, const char *line, FigValidRow *row, char **why)
+{
+    g_autoptr (GPtrArray) f = csv_split (line);
+    char **v = (char **) f->pdata;
+    double err;
+    if (f->len != h->n_fields) {
+        *why = g_strdup_printf ("%u fields where the header has %u", f->len,
+                                h->n_fields);
+        return FALSE;
+    }
+    const char *gpu = v[h->col[COL_GPU]];
+    if (*gpu == '\0' || strlen (gpu) >= sizeof row->gpu) {
+        *why = g_strdup_printf ("gpu = '%s': expected a preset name", gpu);
+        return FALSE;
+    }
+    g_strlcpy (row->gpu, gpu, sizeof row->gpu);
+    if (!kernel_number (v[h->col[COL_KERNEL]], &row->kernel, why) ||
+        !number (v[h->col[COL_SIM]], "simulated_gflops", TRUE,
+                 &row->simulated_gflops, why) ||
+        !number (v[h->col[COL_REF]], "reference_gflops", FALSE,
+                 &row->reference_gflops, why) ||
+        !number (v[h->col[COL_ERR]], "error_pct", TRUE, &err, why))
+        return FALSE;
+    row->modeled = !isnan (row->simulated_gflops);
+    row->error_pct = row->modeled ? err : 0;
+    if (row->modeled && isnan (err)) {
+        *why = g_strdup ("error_pct is empty but simulated_gflops is not");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+GArray *
+valcsv_read (const char *path, GError **error)
+{
+    g_autofree char *text = NULL;
+    g_autofree char *why = NULL;
+    Header h;
+    if (!g_file_get_contents (path, &text, NULL, error))
+        return NULL;
+    g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+    g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));
+    gboolean header = FALSE;
+    for (guint i = 0; lines[i] != NULL; i++) {
+        g_strchomp (lines[i]);
+        if (*lines[i] == '\0')
+            continue;
+        FigValidRow row = { { 0 }, 0, FALSE, 0, 0, 0 };
+        if (!header ? read_header (lines[i], &h, &why)
+                    : read_row (&h, lines[i], &row, &why)) {
+            if (header)
+                g_array_append_val (rows, row);
+            header = TRUE;
+            continue;
+        }
+        g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_INPUT, "%s:%u: %s",
+                     path, i + 1, why);
+        return NULL;
+    }
+    if (rows->len == 0) {
+        g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_INPUT,
+                     "%s: no rows (expected `smsim validate --format csv` "
+                     "output)", path);
+        return NULL;
+    }
+    return g_steal_pointer (&rows);
+}

@@ -1,0 +1,137 @@
+/*
+ * fig.h -- the data behind the figures of a memory-architecture chapter
+ * (`smsim plot`, `make figures`).
+ *
+ * A figure is a name, a default GPU and a build function.  The build
+ * function computes one CSV table (the first line names the columns)
+ * and a few gnuplot variables (title, axis limits, marked points) that
+ * its script plots/NAME.gp reads; it never draws.  Figures 1, 2, 4 and
+ * 5 are pure arithmetic on the occupancy rules, the coalescer and the
+ * banks; the others run kernel models (run.h), through a cache so that
+ * figures sharing a launch (the roofline and the stall breakdown) run it
+ * once, with the launches of one figure spread over all cores.
+ *
+ * Deterministic: the same options give the same CSV, to the byte.
+ */
+#ifndef SMSIM_MODELS_FIG_H
+#define SMSIM_MODELS_FIG_H
+
+#include <glib.h>
+
+#include "models/preset.h"
+#include "models/run.h"
+
+#define SMSIM_FIG_ERROR (fig_error_quark ())
+GQuark fig_error_quark (void);
+
+typedef enum {
+    FIG_ERROR_OPTION,       /* an option the figure cannot use */
+    FIG_ERROR_INPUT         /* a --from file that is not what it must be */
+} FigError;
+
+/* Launches already simulated, by what defines them. */
+typedef struct FigCache FigCache;
+
+FigCache *fig_cache_new (void);
+void fig_cache_free (FigCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FigCache, fig_cache_free)
+
+/* Called as launches start (for a progress line); serialized. */
+typedef void (*FigProgress) (void *ctx, const char *what, int done,
+                             int total);
+
+/* One row of a `smsim validate --format csv` table (read by the CLI). */
+typedef struct {
+    char gpu[16];                /* preset id */
+    int kernel;                  /* SGEMM kernel number */
+    gboolean modeled;            /* FALSE: no simulated figure */
+    double simulated_gflops;
+    double reference_gflops;
+    double error_pct;
+} FigValidRow;
+
+/* What the user asked for; every field may be left unset (NULL or -1)
+ * for the figure's default. */
+typedef struct {
+    const char *gpu;
+    const char *config;
+    const char *const *sets;
+    gint64 size;
+    const char *kernel;
+    const char *const *params;
+    const GArray *validation;    /* sgemm-validation: FigValidRow rows
+                                    instead of simulating them */
+    gint64 threads;              /* occupancy: the marked launch */
+    gint64 regs;
+    gint64 smem;
+    FigCache *cache;             /* NULL: nothing shared between figures */
+    FigProgress progress;
+    void *progress_ctx;
+} FigOptions;
+
+#define FIG_OPTIONS_INIT \
+    { .size = -1, .threads = -1, .regs = -1, .smem = -1 }
+
+typedef struct {
+    GString *csv;
+    GString *vars;               /* gnuplot assignments, one a line */
+} FigData;
+
+void fig_data_init (FigData *d);
+void fig_data_clear (FigData *d);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FigData, fig_data_clear)
+
+typedef struct {
+    const char *name;            /* "occupancy": also plots/NAME.gp */
+    int number;                  /* in the chapter, 1..11 */
+    const char *summary;
+    const char *default_gpu;
+    const char *options;         /* the options it reads, for --list */
+    gboolean (*build) (const FigOptions *o, FigData *out, GError **error);
+} FigDef;
+
+/* Every figure, in chapter order. */
+const FigDef *const *fig_all (guint *n);
+/* By name, or by number ("7"); NULL if none. */
+const FigDef *fig_find (const char *name);
+
+/* gnuplot variables: a string (quoted for gnuplot) or a number. */
+void fig_var_str (FigData *d, const char *name, const char *format, ...)
+    G_GNUC_PRINTF (3, 4);
+void fig_var_num (FigData *d, const char *name, double value);
+
+/* The figure's preset: o->gpu (or the figure's default), o->config,
+ * o->sets, then 'extra' sets (NULL-terminated, may be NULL).  With
+ * 'timing', a preset without timing numbers is an error naming the
+ * figure.  'key' (may be NULL) receives what made the preset, for the
+ * cache. */
+Preset *fig_preset (const FigOptions *o, const FigDef *fig,
+                    const char *const *extra, gboolean timing, char **key,
+                    GError **error);
+
+/* One launch to simulate.  The figure fills the inputs; fig_run_all
+ * fills 'result' (from the cache when the same launch ran before). */
+typedef struct {
+    const GpuSpec *spec;         /* borrowed */
+    char *spec_key;              /* what made the spec: gpu, config, sets */
+    char *kernel;
+    gint64 size;
+    GStrv params;                /* NAME=VALUE, may be NULL */
+    RunMode mode;
+    RunResult result;
+    double flops;                /* of the launch (the instance's) */
+} FigRun;
+
+/* A launch of 'kernel' on 'spec' (made as 'spec_key' says); 'params'
+ * is copied.  Free with fig_run_clear. */
+void fig_run_init (FigRun *r, const GpuSpec *spec, const char *spec_key,
+                   const char *kernel, gint64 size, const char *const *params,
+                   RunMode mode);
+void fig_run_clear (FigRun *r);
+
+/* Simulate 'runs' (what the cache lacks) on all cores.  The first
+ * failure is returned, naming the launch. */
+gboolean fig_run_all (const FigOptions *o, FigRun *runs, guint n,
+                      GError **error);
+
+#endif
