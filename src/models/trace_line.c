@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "models/trace_line.h"
@@ -71,20 +70,6 @@ trace_line_format (GString *out, const Instr *in)
 /* ------------------------------------------------------------------ */
 /* Parsing                                                             */
 
-static gboolean
-bad (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-bad (GError **error, const char *format, ...)
-{
-    va_list ap;
-    va_start (ap, format);
-    g_autofree char *message = g_strdup_vprintf (format, ap);
-    va_end (ap);
-    g_set_error_literal (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT, message);
-    return FALSE;
-}
-
 /* An unsigned number in 'base' spanning exactly [s, end). */
 static gboolean
 number (const char *s, const char *end, guint base, guint64 max, guint64 *out)
@@ -127,9 +112,10 @@ parse_reg (const char *tok, const char *end, gboolean dst, Instr *in,
     if (ok && x != NULL)
         ok = number (x + 1, end, 10, 4, &n) && n >= 1;
     if (!ok)
-        return bad (error, "%s register '%.*s': must be R0..R254 or RZ%s",
-                    dst ? "destination" : "source", (int) (end - tok), tok,
-                    dst ? ", with xN for N = 1..4 consecutive registers" : "");
+        return trace_format_error (
+            error, "%s register '%.*s': must be R0..R254 or RZ%s",
+            dst ? "destination" : "source", (int) (end - tok), tok,
+            dst ? ", with xN for N = 1..4 consecutive registers" : "");
     *reg = (guint8) v;
     if (dst)
         in->n_dst = (guint8) n;
@@ -152,8 +138,8 @@ parse_op (const char *tok, const char *end, Instr *in, GError **error)
         for (int i = 0; i < INSTR_N_OPS; i++)
             g_string_append_printf (known, "%s%s", i ? " " : "",
                                     instr_info ((InstrOp) i)->name);
-        return bad (error, "opcode '%.*s': unknown (one of %s)", (int) n, tok,
-                    known->str);
+        return trace_format_error (error, "opcode '%.*s': unknown (one of %s)",
+                                   (int) n, tok, known->str);
     }
     instr_init (in, (InstrOp) op);
     return TRUE;
@@ -167,8 +153,9 @@ parse_ctrl (const char *v, const char *end, Instr *in, GError **error)
     for (int i = 0; i < 3; i++) {
         slash[i] = memchr (p, '/', (gsize) (end - p));
         if (slash[i] == NULL)
-            return bad (error, "field 'c=%.*s': must be STALL/YIELD/SB/WAIT",
-                        (int) (end - v), v);
+            return trace_format_error (
+                error, "field 'c=%.*s': must be STALL/YIELD/SB/WAIT",
+                (int) (end - v), v);
         p = slash[i] + 1;
     }
     gboolean no_sb = slash[2] - slash[1] == 2 && slash[1][1] == '-';
@@ -176,9 +163,10 @@ parse_ctrl (const char *v, const char *end, Instr *in, GError **error)
         !number (slash[0] + 1, slash[1], 10, 1, &yield) ||
         (!no_sb && !number (slash[1] + 1, slash[2], 10, INSTR_N_SB - 1, &sb)) ||
         !number (slash[2] + 1, end, 16, (1u << INSTR_N_SB) - 1, &wait))
-        return bad (error, "field 'c=%.*s': stall 0..15, yield 0 or 1, "
-                    "counter 0..5 or -, wait mask hex 0..3f", (int) (end - v),
-                    v);
+        return trace_format_error (error,
+                                   "field 'c=%.*s': stall 0..15, yield 0 or 1, "
+                                   "counter 0..5 or -, wait mask hex 0..3f",
+                                   (int) (end - v), v);
     in->ctrl = 1;
     in->stall = (guint8) stall;
     in->yield = (guint8) yield;
@@ -196,8 +184,11 @@ parse_stride (const char *v, const char *end, Instr *in, GError **error)
     const char *s = p;
     if (!number (v, p, 16, G_MAXUINT64, &in->addr_base) ||
         !signed_number (&s, &in->addr_stride) || s != end)
-        return bad (error, "field 'a=%.*s': must be BASE(hex)+STRIDE or "
-                    "BASE-STRIDE (bytes, decimal)", (int) (end - v), v);
+        return trace_format_error (
+            error,
+            "field 'a=%.*s': must be BASE(hex)+STRIDE or "
+            "BASE-STRIDE (bytes, decimal)",
+            (int) (end - v), v);
     in->addr_mode = INSTR_ADDR_STRIDE;
     return TRUE;
 }
@@ -209,23 +200,31 @@ parse_explicit (const char *v, const char *end, Instr *in, GError **error)
     const char *p = comma ? comma : end;
     int lanes = 1;
     if (!number (v, p, 16, G_MAXUINT64, &in->addr[0]))
-        return bad (error, "field 'A': lane 0's address '%.*s' is not hex",
-                    (int) (p - v), v);
+        return trace_format_error (
+            error, "field 'A': lane 0's address '%.*s' is not hex",
+            (int) (p - v), v);
     while (p < end) {
         gint64 d;
         p++;
         if (lanes == 32)
-            return bad (error, "field 'A': more than 32 addresses (one per "
-                        "lane)");
+            return trace_format_error (
+                error, "field 'A': more than 32 addresses (one per "
+                       "lane)");
         if (!signed_number (&p, &d) || p > end)
-            return bad (error, "field 'A': lane %d: a difference from the "
-                        "lane before must be +N or -N", lanes);
+            return trace_format_error (
+                error,
+                "field 'A': lane %d: a difference from the "
+                "lane before must be +N or -N",
+                lanes);
         in->addr[lanes] = in->addr[lanes - 1] + (guint64) d;
         lanes++;
     }
     if (lanes < 32)
-        return bad (error, "field 'A': %d addresses, expected 32 (one per "
-                    "lane)", lanes);
+        return trace_format_error (
+            error,
+            "field 'A': %d addresses, expected 32 (one per "
+            "lane)",
+            lanes);
     in->addr_mode = INSTR_ADDR_EXPLICIT;
     return TRUE;
 }
@@ -240,24 +239,36 @@ parse_field (const char *tok, const char *end, Instr *in, unsigned *seen,
     const char *v = tok + 2;
     guint64 x;
     if (k == NULL)
-        return bad (error, "field '%.*s': unknown (fields are m=, w=, c=, a=, "
-                    "A=)", (int) (end - tok), tok);
+        return trace_format_error (
+            error,
+            "field '%.*s': unknown (fields are m=, w=, c=, a=, "
+            "A=)",
+            (int) (end - tok), tok);
     unsigned bit = 1u << (k - keys);
     if (*seen & bit || ((*seen & 0x18) && (bit & 0x18)))
-        return bad (error, "field '%.*s': given twice (one address form at "
-                    "most)", (int) (end - tok), tok);
+        return trace_format_error (
+            error,
+            "field '%.*s': given twice (one address form at "
+            "most)",
+            (int) (end - tok), tok);
     *seen |= bit;
     switch (*k) {
     case 'm':
         if (!number (v, end, 16, 0xffffffffu, &x))
-            return bad (error, "field 'm=%.*s': the active mask is hex, at "
-                        "most ffffffff", (int) (end - v), v);
+            return trace_format_error (
+                error,
+                "field 'm=%.*s': the active mask is hex, at "
+                "most ffffffff",
+                (int) (end - v), v);
         in->active = (guint32) x;
         return TRUE;
     case 'w':
         if (!number (v, end, 10, 16, &x) || x == 0 || (x & (x - 1)) != 0)
-            return bad (error, "field 'w=%.*s': bytes per lane must be 1, 2, "
-                        "4, 8 or 16", (int) (end - v), v);
+            return trace_format_error (
+                error,
+                "field 'w=%.*s': bytes per lane must be 1, 2, "
+                "4, 8 or 16",
+                (int) (end - v), v);
         in->width = (guint8) x;
         return TRUE;
     case 'c':
@@ -276,12 +287,17 @@ check_memory (Instr *in, unsigned seen, GError **error)
     const char *name = instr_info ((InstrOp) in->op)->name;
     gboolean mem = trace_line_is_memory ((InstrOp) in->op);
     if (mem && !(seen & 0x2))
-        return bad (error, "%s: field 'w=' missing (bytes per lane)", name);
+        return trace_format_error (
+            error, "%s: field 'w=' missing (bytes per lane)", name);
     if (mem && !(seen & 0x18))
-        return bad (error, "%s: addresses missing (field 'a=' or 'A=')", name);
+        return trace_format_error (
+            error, "%s: addresses missing (field 'a=' or 'A=')", name);
     if (!mem && (seen & 0x1a))
-        return bad (error, "%s: only memory operations carry 'w=', 'a=' or "
-                    "'A='", name);
+        return trace_format_error (
+            error,
+            "%s: only memory operations carry 'w=', 'a=' or "
+            "'A='",
+            name);
     return TRUE;
 }
 
@@ -294,12 +310,17 @@ trace_line_parse (const char *line, Instr *in, GError **error)
         const char *end = strchr (p, ' ');
         end = end ? end : p + strlen (p);
         if (end == p && i < 5)
-            return bad (error, "%s missing (a line is OP DST SRC0 SRC1 SRC2 "
-                        "[fields])", i == 0 ? "opcode" : i == 1 ? "destination"
-                                                 : "source register");
+            return trace_format_error (
+                error,
+                "%s missing (a line is OP DST SRC0 SRC1 SRC2 "
+                "[fields])",
+                i == 0   ? "opcode"
+                : i == 1 ? "destination"
+                         : "source register");
         if (end == p)
-            return bad (error, "two spaces in a row (fields are separated "
-                        "by one)");
+            return trace_format_error (
+                error, "two spaces in a row (fields are separated "
+                       "by one)");
         gboolean ok = i == 0 ? parse_op (p, end, in, error)
                     : i == 1 ? parse_reg (p, end, TRUE, in, &in->dst, error)
                     : i < 5 ? parse_reg (p, end, FALSE, in, &in->src[i - 2], error)
@@ -308,7 +329,7 @@ trace_line_parse (const char *line, Instr *in, GError **error)
             return FALSE;
         p = *end == ' ' ? end + 1 : end;
         if (*end == ' ' && *p == '\0')
-            return bad (error, "a space at the end of the line");
+            return trace_format_error (error, "a space at the end of the line");
     }
     return check_memory (in, seen, error);
 }

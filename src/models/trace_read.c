@@ -45,20 +45,6 @@ typedef struct {
     guint64 total;
 } Section;
 
-static gboolean
-fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-fail (GError **error, const char *format, ...)
-{
-    va_list ap;
-    va_start (ap, format);
-    g_autofree char *message = g_strdup_vprintf (format, ap);
-    va_end (ap);
-    g_set_error_literal (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT, message);
-    return FALSE;
-}
-
 /* Move 'e' to 'error' with the file and line in front. */
 static gboolean
 at_line (const TraceReader *r, int line, GError *e, GError **error)
@@ -168,9 +154,12 @@ parse_section (const TraceReader *r, const char *line, Section *s,
         }
         if (!ok || (i == r->warps - 1 && *end != '\0') ||
             (s->kind != 'B' && s->kind != 'I' && s->kind != 'E'))
-            return fail (error, "'%.40s': a section line must be 'B BLOCK', "
-                         "'I ITERATION' or 'E', then %d record lengths (one "
-                         "per warp, in bytes)", line, r->warps);
+            return trace_format_error (
+                error,
+                "'%.40s': a section line must be 'B BLOCK', "
+                "'I ITERATION' or 'E', then %d record lengths (one "
+                "per warp, in bytes)",
+                line, r->warps);
         if (i < 0)
             s->number = v;
         else {
@@ -189,17 +178,24 @@ expect_section (const TraceReader *r, guint64 block, guint64 index,
 {
     guint64 n = r->head.iterations;
     if (index == 0 && (s->kind != 'B' || s->number != block))
-        return fail (error, "expected 'B %" G_GUINT64_FORMAT " ...' (the start "
-                     "of block %" G_GUINT64_FORMAT ")", block, block);
+        return trace_format_error (error,
+                                   "expected 'B %" G_GUINT64_FORMAT
+                                   " ...' (the start "
+                                   "of block %" G_GUINT64_FORMAT ")",
+                                   block, block);
     if (index > 0 && index <= n && (s->kind != 'I' || s->number != index - 1))
-        return fail (error, "expected 'I %" G_GUINT64_FORMAT " ...' (main-loop "
-                     "iteration %" G_GUINT64_FORMAT " of block %"
-                     G_GUINT64_FORMAT "; the header says %" G_GUINT64_FORMAT
-                     " iterations)", index - 1, index - 1, block, n);
+        return trace_format_error (
+            error,
+            "expected 'I %" G_GUINT64_FORMAT " ...' (main-loop "
+            "iteration %" G_GUINT64_FORMAT " of block %" G_GUINT64_FORMAT
+            "; the header says %" G_GUINT64_FORMAT " iterations)",
+            index - 1, index - 1, block, n);
     if (index == n + 1 && s->kind != 'E')
-        return fail (error, "expected 'E ...' (the epilogue of block %"
-                     G_GUINT64_FORMAT ", after %" G_GUINT64_FORMAT
-                     " iterations)", block, n);
+        return trace_format_error (
+            error,
+            "expected 'E ...' (the epilogue of block %" G_GUINT64_FORMAT
+            ", after %" G_GUINT64_FORMAT " iterations)",
+            block, n);
     return TRUE;
 }
 
@@ -256,15 +252,20 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
 {
     Instr in;
     if (strchr ("WBIE", line[0]) != NULL && line[1] == ' ')
-        return fail (error, "'%.20s' where an instruction was expected: the "
-                     "lengths on line %d do not match the records (they count "
-                     "bytes; was the file edited?)", line, sc->section_line);
+        return trace_format_error (
+            error,
+            "'%.20s' where an instruction was expected: the "
+            "lengths on line %d do not match the records (they count "
+            "bytes; was the file edited?)",
+            line, sc->section_line);
     if (!trace_line_parse (line, &in, error))
         return FALSE;
     if (in.op == INSTR_EXIT && !(last && epilogue))
-        return fail (error, "EXIT before the end of the warp's epilogue");
+        return trace_format_error (
+            error, "EXIT before the end of the warp's epilogue");
     if (last && epilogue && in.op != INSTR_EXIT)
-        return fail (error, "the warp's epilogue must end with EXIT");
+        return trace_format_error (error,
+                                   "the warp's epilogue must end with EXIT");
     if (sc->visit != NULL)
         sc->visit (sc->ctx, &in);
     return TRUE;
@@ -273,11 +274,12 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
 static gboolean
 length_mismatch (Scan *sc, int warp, GError **error)
 {
-    return fail (error, "%s: line %d: warp %d's record does not end with a "
-                 "line end: its length on line %d does not match (lengths "
-                 "count bytes; was the file edited?)",
-                 trace_file_path (sc->r->file), sc->line, warp,
-                 sc->section_line);
+    return trace_format_error (
+        error,
+        "%s: line %d: warp %d's record does not end with a "
+        "line end: its length on line %d does not match (lengths "
+        "count bytes; was the file edited?)",
+        trace_file_path (sc->r->file), sc->line, warp, sc->section_line);
 }
 
 /* Check warp 'warp''s record, in sc->text, line by line: a bad line is
@@ -296,8 +298,9 @@ scan_record (Scan *sc, int warp, gboolean epilogue, GError **error)
                             : scan_instruction (sc, p, nl + 1 == end, epilogue,
                                                 &e);
         if (first && !ok)
-            fail (&e, "'%.20s': expected 'W %d' (warp %d's record)", p, warp,
-                  warp);
+            trace_format_error (&e,
+                                "'%.20s': expected 'W %d' (warp %d's record)",
+                                p, warp, warp);
         if (!ok)
             return at_line (sc->r, sc->line, e, error);
         if (first && nl + 1 == end && epilogue)
@@ -349,8 +352,9 @@ scan_end (Scan *sc, guint64 off, GError **error)
     if (!trace_file_end (f, &off, &e))
         return at_line (sc->r, sc->line, e, error);
     if (!trace_file_at_eof (f, off))
-        return fail (error, "%s: bytes after the 'end' line (line %d)",
-                     trace_file_path (f), sc->line);
+        return trace_format_error (error,
+                                   "%s: bytes after the 'end' line (line %d)",
+                                   trace_file_path (f), sc->line);
     return TRUE;
 }
 
@@ -505,8 +509,11 @@ load_section (TraceWarp *w, guint64 index, GError **error)
     if (nl != NULL)
         *nl = '\0';
     if (nl == NULL || !is_warp_line (w->text->str, w->warp))
-        return fail (error, "section at byte %" G_GUINT64_FORMAT ": no 'W %d' "
-                     "record", off, w->warp);
+        return trace_format_error (error,
+                                   "section at byte %" G_GUINT64_FORMAT
+                                   ": no 'W %d' "
+                                   "record",
+                                   off, w->warp);
     w->pos = (gsize) (nl - w->text->str) + 1;
     w->section = (gint64) index;
     return TRUE;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,17 @@
 #include "models/trace_store.h"
 
 G_DEFINE_QUARK (smsim-trace-error-quark, trace_error)
+
+gboolean
+trace_format_error (GError **error, const char *format, ...)
+{
+    va_list ap;
+    va_start (ap, format);
+    g_autofree char *message = g_strdup_vprintf (format, ap);
+    va_end (ap);
+    g_set_error_literal (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT, message);
+    return FALSE;
+}
 
 enum {
     IN_SIZE = 16384,

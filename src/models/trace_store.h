@@ -30,6 +30,11 @@ typedef enum {
     TRACE_ERROR_TRUNCATED    /* the file (or a gzip member) ends early */
 } TraceError;
 
+/* Set a TRACE_ERROR_FORMAT error from 'format' and return FALSE (the
+ * parsers' one-line failure). */
+gboolean trace_format_error (GError **error, const char *format, ...)
+    G_GNUC_PRINTF (2, 3);
+
 typedef struct TraceFile TraceFile;
 
 TraceFile *trace_file_open (const char *path, GError **error);
