@@ -1,14 +1,18 @@
 #!/bin/sh
 # One prefix per module (STYLE.md convention 1): every symbol an object
 # file of libsmsim.a exports starts with its file's prefix (occ.c ->
-# occ_, cmd-query.c -> cmd_query_ ...).  A family file shares its
-# module's prefix: kern_micro.c exports kern_*.
+# occ_, cmd-query.c -> cmd_query_ ...).  The files of a family (kern_*,
+# trace_*, fig_*, sweep_*: one module split by concern) share the
+# family's prefix: kern_micro.c exports kern_*.
 . "${top_srcdir:-.}/tests/cli/setup"
 [ -f "$LIBSMSIM" ] || fail "no $LIBSMSIM"
 nm -g --defined-only "$LIBSMSIM" | awk '
     /:$/ { obj = $0; sub(/:$/, "", obj);
            name = obj; sub(/\.o$/, "", name); gsub(/-/, "_", name);
-           prefix = name "_"; family = name; sub(/_.*/, "_", family);
+           prefix = name "_"; family = prefix; first = name;
+           sub(/_.*/, "", first);
+           if (name ~ /_/ && first ~ /^(kern|trace|fig|sweep)$/)
+               family = first "_";
            full = obj; next }
     NF == 3 && $3 !~ /^_/ {
         sym = $3

@@ -285,26 +285,18 @@ Test (fig, roofline_and_stalls_count_what_they_must, .timeout = 300)
     /* 2 x 128^3 = 4194304 FLOPs for every kernel; intensity is FLOPs
      * over bytes; A6000 peak: 84 SMs x 4 x 32 lanes x 2 x 1800 MHz. */
     cr_assert_float_eq (num (&roof, "sgemm-1", "flops"), 4194304.0, 1e-9);
-    cr_assert_float_eq (num (&roof, "sgemm-10", "ai_dram"),
-                        4194304.0 / num (&roof, "sgemm-10", "dram_bytes"),
-                        1e-2);
     cr_assert_not_null (strstr (roof.vars->str, "peak_gflops = 38707.2"));
-    /* At least A, B and C cross DRAM once: 3 x 128^2 x 4 B = 196608. */
-    cr_assert_geq (num (&roof, "sgemm-5", "dram_bytes"), 196608.0);
-    /* 'selected' is one warp cycle per issue, and the reasons add up to
-     * the total. */
+    /* A, B and C (3 x 128^2 x 4 B = 196608) fit the A6000's 6 MB L2
+     * many times over: each byte crosses DRAM at least once and is read
+     * at most once, and C is written back at most once (65536 B). */
     static const char *const k[] = { "sgemm-1", "sgemm-5", "sgemm-10" };
     for (guint i = 0; i < G_N_ELEMENTS (k); i++) {
+        cr_assert_geq (num (&roof, k[i], "dram_bytes"), 196608.0, "%s", k[i]);
+        cr_assert_leq (num (&roof, k[i], "dram_bytes"), 196608.0 + 65536.0,
+                       "%s", k[i]);
+        /* A warp spends exactly one cycle issuing each instruction
+         * (that the states add up is test-sm's stall_totals_balance). */
         cr_assert_float_eq (num (&stalls, k[i], "selected"), 1.0, 1e-9);
-        double sum = 0;
-        static const char *const reasons[] = {
-            "selected", "not_selected", "wait", "long_scoreboard",
-            "short_scoreboard", "barrier", "math_pipe_throttle",
-            "mio_throttle", "lg_throttle", "branch_resolving", "drain"
-        };
-        for (guint r = 0; r < G_N_ELEMENTS (reasons); r++)
-            sum += num (&stalls, k[i], reasons[r]);
-        cr_assert_float_eq (sum, num (&stalls, k[i], "total"), 1e-3);
     }
 }
 
@@ -330,8 +322,10 @@ Test (fig, timeline_issues_every_instruction)
                       g_ascii_strtoull (f[5], NULL, 10), "%s", lines[i]);
     }
     cr_assert_eq (issues, 3648);
-    /* Four barriers per warp; a warp that is the last to arrive does not
-     * wait, so fewer than 128 waits but some. */
+    /* Four barriers per warp: at most one gap after each BAR is named
+     * 'barrier' (the figure names a gap by the instruction before it, so
+     * even the last warp to arrive gets one if it waits a cycle), and
+     * some warps certainly wait: between 1 and 128. */
     cr_assert (barriers > 0 && barriers <= 128, "%d barrier waits", barriers);
     cr_assert_not_null (strstr (d.vars->str, "n_slots = 32"));
 }
@@ -344,18 +338,16 @@ Test (fig, whatif_relative_to_the_preset, .timeout = 120)
     FigOptions o = FIG_OPTIONS_INIT;
     o.size = 64;
     g_auto (FigData) d = build ("what-if", &o);
-    /* Each resource's line passes through 1 at the preset itself. */
-    static const char *const res[] = { "registers", "shared memory",
-                                       "DRAM latency", "schedulers" };
-    for (guint i = 0; i < G_N_ELEMENTS (res); i++) {
-        g_autofree char *key = g_strconcat (res[i], ",1", NULL);
-        cr_assert_float_eq (num (&d, key, "relative_time"), 1.0, 1e-9);
-    }
+    /* A quarter of the schedulers (one sub-partition of four) issues at
+     * most a quarter as often: the kernel cannot get faster. */
+    cr_assert_gt (num (&d, "schedulers,0.25", "relative_time"), 1.0);
     /* A6000: 65536 registers, 100 KB of shared memory, 4 schedulers;
      * the scaled designs carry the scaled values. */
     cr_assert_float_eq (num (&d, "registers,0.25", "value"), 16384, 1e-9);
     cr_assert_float_eq (num (&d, "shared memory,4", "value"), 400, 1e-9);
     cr_assert_float_eq (num (&d, "schedulers,0.5", "value"), 2, 1e-9);
+    /* a6000.ini: dram_latency_cycles = 556 (RRZE pointer chase). */
+    cr_assert_float_eq (num (&d, "DRAM latency,2", "value"), 2 * 556, 1e-9);
     /* A quarter of the registers: 40 x 32 = 1280 per warp, 4096 per
      * sub-partition hold 3 warps, 12 per SM: one 8-warp block of 48
      * warp slots, 16.67 %. */

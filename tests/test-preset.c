@@ -206,6 +206,9 @@ static const Bad bad[] = {
       { "GROUP.KEY=VALUE", "", "" } },
     { "", "sm.sub_partitions=3", "a100", PRESET_ERROR_INCONSISTENT,
       { "[sm] registers = 65536", "sub-partitions", "" } },
+    /* A100: 4 sub-partitions x 16 FP32 lanes = 64 (whitepaper). */
+    { "", "pipe.fma_lanes=32", "a100", PRESET_ERROR_INCONSISTENT,
+      { "--set [pipe] fma_lanes = 32", "fp32_lanes = 64", "" } },
     { "", "", "a1000", PRESET_ERROR_NOT_FOUND,
       { "unknown GPU 'a1000'", "a6000", "" } },
     { "", "", "/nonexistent/x.ini", PRESET_ERROR_NOT_FOUND,

@@ -7,13 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "cli/cli.h"
 #include "cli/gnuplot.h"
+#include "cli/progress.h"
 #include "cli/valcsv.h"
 #include "models/fig.h"
 
@@ -50,20 +49,8 @@ list_figures (void)
 static void
 progress (void *ctx, const char *what, int done, int total)
 {
-    const char *fig = ctx;
-    if (!isatty (STDERR_FILENO))
-        return;
-    fprintf (stderr, "\r\033[Ksmsim plot: %s: %d of %d simulations started "
-             "(%s)", fig, done + 1, total, what);
-    fflush (stderr);
-}
-
-static double
-seconds (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+    (void) what;
+    progress_update (ctx, (guint64) done, (guint64) total);
 }
 
 /* 'out' with its extension replaced by ".csv". */
@@ -102,16 +89,16 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
 {
     g_auto (FigData) d;
     g_autoptr (GError) error = NULL;
-    double t0 = seconds ();
+    double t0 = (double) g_get_monotonic_time () * 1e-6;
     fig_data_init (&d);
+    g_autoptr (Progress) bar = progress_new (fig->name, "simulations");
     o->progress = progress;
-    o->progress_ctx = (void *) fig->name;
+    o->progress_ctx = bar;
     gboolean ok = fig->build (o, &d, &error);
-    if (isatty (STDERR_FILENO))
-        fprintf (stderr, "\r\033[K");
+    g_clear_pointer (&bar, progress_free);
     if (ok)
         ok = cli_write_output (data, d.csv, &error);
-    double t1 = seconds ();
+    double t1 = (double) g_get_monotonic_time () * 1e-6;
     if (ok && *no_gnuplot)
         return CLI_EXIT_FAIL;
     if (ok)
@@ -126,7 +113,7 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
     fflush (stdout);
     if (verbose)
         fprintf (stderr, "smsim plot: %-17s data %6.2f s, gnuplot %5.2f s\n",
-                 fig->name, t1 - t0, seconds () - t1);
+                 fig->name, t1 - t0, (double) g_get_monotonic_time () * 1e-6 - t1);
     return CLI_EXIT_OK;
 }
 
@@ -224,6 +211,14 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
     }
     if (!all && !check_takes (cmd, fig_find (argv[1]), a))
         return FALSE;
+    /* --size, --kernel ... mean something else in each figure. */
+    if (all && (a->size >= 0 || a->kernel != NULL || a->params != NULL ||
+                a->threads >= 0 || a->regs >= 0 || a->smem >= 0)) {
+        cli_error (cmd, "all draws each figure at its own defaults: --size, "
+                        "--kernel, --param, --threads, --regs and --smem "
+                        "name one figure's launch");
+        return FALSE;
+    }
     if (all && a->data != NULL) {
         cli_error (cmd, "--data names one figure's CSV; with all, each goes "
                         "beside its figure");

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "models/validate.h"
 
 static int validate_exec (int argc, char **argv);
@@ -21,12 +21,9 @@ const CmdEntry cmd_validate_entry = {
 static void
 progress (void *ctx, const char *gpu, int kernel, int done, int total)
 {
-    (void) ctx;
-    if (!isatty (STDERR_FILENO))
-        return;
-    fprintf (stderr, "\r\033[Ksmsim validate: %s, %d of %d kernels started "
-             "(sgemm-%d)", gpu, done + 1, total, kernel);
-    fflush (stderr);
+    (void) gpu;
+    (void) kernel;
+    progress_update (ctx, (guint64) done, (guint64) total);
 }
 
 static void
@@ -85,15 +82,15 @@ one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = preset_load (name, NULL, sets, &error);
     ValidateResult r;
-    if (preset == NULL || !validate_gpu (preset_spec (preset), progress, NULL,
-                                         &r, &error)) {
-        if (isatty (STDERR_FILENO))
-            fputc ('\n', stderr);
+    g_autofree char *label = g_strdup_printf ("smsim validate %s", name);
+    g_autoptr (Progress) bar = progress_new (label, "kernels");
+    gboolean ok = preset != NULL && validate_gpu (preset_spec (preset),
+                                                  progress, bar, &r, &error);
+    g_clear_pointer (&bar, progress_free);
+    if (!ok) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
-    if (isatty (STDERR_FILENO))
-        fprintf (stderr, "\r\033[K");
     if (format == CLI_FORMAT_CSV)
         csv (out, preset_spec (preset), &r);
     else

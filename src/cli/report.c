@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <json-glib/json-glib.h>
 
@@ -123,14 +122,6 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     g_string_append_printf (o, "%s\n", text);
 }
 
-static double
-seconds (void)
-{
-    struct timespec ts;
-    clock_gettime (CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 void
 report_options_init (ReportOptions *o)
 {
@@ -185,12 +176,12 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO };
     RunResult r;
     g_autoptr (GString) out = g_string_new (NULL);
-    double t0 = seconds ();
+    double t0 = (double) g_get_monotonic_time () * 1e-6;
     if (!run_kernel (spec, k, &o, &r, &error) || !kern_trace_check (k, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
-    double wall = seconds () - t0;
+    double wall = (double) g_get_monotonic_time () * 1e-6 - t0;
     if (format == CLI_FORMAT_JSON)
         json_report (out, spec, k, &r);
     else

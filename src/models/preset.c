@@ -575,6 +575,11 @@ check_timing (const Preset *p, GError **error)
     return require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
                     "l1_line_bytes", "must be a whole number of sectors",
                     "mem", "l1_sector_bytes", error) &&
+           require (p, pp->fma_lanes * p->spec.sm.sub_partitions ==
+                           p->spec.sm.fp32_lanes,
+                    "pipe", "fma_lanes",
+                    "times the sub-partitions must be the SM's FP32 lanes",
+                    "sm", "fp32_lanes", error) &&
            require (p, pp->fma_heavy_lanes <= pp->fma_lanes, "pipe",
                     "fma_heavy_lanes", "cannot exceed the FP32 lanes", "pipe",
                     "fma_lanes", error) &&

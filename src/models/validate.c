@@ -154,6 +154,7 @@ validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
     g_mutex_clear (&pool.lock);
     if (pool.error != NULL) {
         g_propagate_error (error, pool.error);
+        validate_result_clear (out);
         return FALSE;
     }
     summarize (out);

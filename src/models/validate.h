@@ -34,6 +34,8 @@ typedef struct {
 typedef void (*ValidateProgress) (void *ctx, const char *gpu, int kernel,
                                   int done, int total);
 
+/* Fills 'out' (clear it with validate_result_clear), or on failure
+ * leaves it empty. */
 gboolean validate_gpu (const GpuSpec *spec, ValidateProgress progress,
                        void *ctx, ValidateResult *out, GError **error);
 void validate_result_clear (ValidateResult *r);

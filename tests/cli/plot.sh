@@ -63,6 +63,7 @@ contains "$work/err" "no figure 'nosuch'"
 expect_fail 1 "$SMSIM" plot coalescing -o "$work/c.jpg"
 contains "$work/err" "png, pdf or svg"
 expect_fail 1 "$SMSIM" plot all --format gif
+expect_fail 1 "$SMSIM" plot all --size 1024
 expect_fail 1 "$SMSIM" plot occupancy --size 100
 contains "$work/err" "figure occupancy does not take --size"
 expect_fail 1 "$SMSIM" plot coalescing --from "$work/v.csv"

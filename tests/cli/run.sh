@@ -14,7 +14,9 @@ for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            l2_hit_rate dram_bytes smem_bank_conflicts sampled limiter; do
     contains "$work/j" "\"$key\""
 done
-# 65536 elements / 32 = 2048 warps, 11 instructions each plus EXIT.
+# 65536 elements / 32 = 2048 warps, each (kernels/cuda/vecadd.cuh as
+# compiled: 2 MOV, 4 IMAD, ISETP, 2 LDG, FADD, STG) 11 instructions
+# plus EXIT: 2048 x 12 = 24576.
 contains "$work/j" '"warp_instructions" : 24576'
 
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
