@@ -6,12 +6,12 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "cli/batch.h"
 #include "cli/cli.h"
 #include "models/csv.h"
+#include "models/num.h"
 #include "models/occ.h"
 
 enum { COL_REGS, COL_STATIC, COL_BLOCK, COL_DYN, COL_CARVEOUT, N_COLS };
@@ -50,14 +50,11 @@ field_int (const GPtrArray *fields, int index, const char *column,
            gboolean empty_ok, gint64 *out, char **why)
 {
     const char *text = fields->pdata[index];
-    char *end = NULL;
     if (*text == '\0' && empty_ok) {
         *out = -1;
         return TRUE;
     }
-    errno = 0;
-    *out = g_ascii_strtoll (text, &end, 10);
-    if (errno == 0 && end != text && *end == '\0')
+    if (num_parse_int (text, out))
         return TRUE;
     *why = g_strdup_printf ("%s = '%s': not an integer", column, text);
     return FALSE;
@@ -105,13 +102,13 @@ answer_row (const GpuSpec *spec, const Header *h, const char *line,
     if (!parse_row (h, fields, &launch, &why)) {
         g_autofree char *message = g_strdup_printf ("line %u: %s", lineno, why);
         g_string_append (out, ",,,,,");
-        cli_csv_field (out, message);
+        csv_append_field (out, message);
         return FALSE;
     }
     occ_compute (spec, &launch, &r);
     if (!occ_check (spec, &launch, &r, &error)) {
         g_string_append (out, ",0,0,0.00,none,");
-        cli_csv_field (out, error->message);
+        csv_append_field (out, error->message);
         return FALSE;
     }
     g_string_append_printf (out, ",%d,%d,%.2f,%s,", r.blocks_per_sm,

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "models/csv.h"
 
 void
 cli_gpu_options_init (CliGpuOptions *o)
@@ -120,8 +119,3 @@ cli_write_output (const char *path, const GString *text, GError **error)
                                      error);
 }
 
-void
-cli_csv_field (GString *out, const char *field)
-{
-    csv_append_field (out, field);
-}

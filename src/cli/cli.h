@@ -72,8 +72,6 @@ void cli_error (const CmdEntry *cmd, const char *format, ...)
 gboolean cli_write_output (const char *path, const GString *text,
                            GError **error);
 
-/* A CSV field, quoted when it holds a comma, quote or newline. */
-void cli_csv_field (GString *out, const char *field);
 
 
 #endif

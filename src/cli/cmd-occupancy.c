@@ -13,6 +13,7 @@
 #include "cli/batch.h"
 #include "cli/cli.h"
 #include "cli/explain.h"
+#include "models/csv.h"
 #include "models/occ.h"
 
 static int occupancy_exec (int argc, char **argv);
@@ -120,7 +121,7 @@ print_csv (GString *o, const GpuSpec *s, const OccLaunch *l,
     const int limits[] = { r->limit_blocks, r->limit_warps, r->limit_regs,
                            r->limit_smem };
     g_string_append (o, csv_header);
-    cli_csv_field (o, s->id);
+    csv_append_field (o, s->id);
     g_string_append_printf (o, ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                             ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%d,%d,%d,"
                             "%d,%.2f,%s", l->threads_per_block, l->regs_per_thread,

@@ -108,6 +108,13 @@ gen_exec (int argc, char **argv)
         cli_error (cmd, "give --kernel ID, --size N and -o FILE");
         return CLI_EXIT_USAGE;
     }
+    /* Elsewhere '-' is standard output; a trace is written whole or not
+     * at all, through a temporary file renamed into place. */
+    if (strcmp (output, "-") == 0) {
+        cli_error (cmd, "-o -: a trace goes to a file (it is renamed into "
+                        "place once whole), not to standard output");
+        return CLI_EXIT_USAGE;
+    }
     return gen_write (cmd, &gpu, kernel, size, params, output);
 }
 

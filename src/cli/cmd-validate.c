@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "models/csv.h"
 #include "models/validate.h"
 
 static int validate_exec (int argc, char **argv);
@@ -68,7 +69,7 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
                                     v->ref->gflops, v->error_pct);
         else
             g_string_append_printf (o, ",%.1f,,", v->ref->gflops);
-        cli_csv_field (o, v->ref->source);
+        csv_append_field (o, v->ref->source);
         g_string_append_c (o, '\n');
     }
 }

@@ -2,7 +2,8 @@
  * csv.h -- the CSV dialect smsim reads and writes (RFC 4180, one record
  * per line): fields separated by commas, a field holding a comma, quote
  * or line break is quoted with "" for a quote.  Readers strip the
- * whitespace around unquoted text, so hand-written files may align.
+ * whitespace at both ends of every field, quoted or not, so hand-written
+ * files may align.
  *
  * Ownership: csv_split returns an owned array of owned strings.
  */

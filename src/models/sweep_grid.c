@@ -130,11 +130,11 @@ sweep_grid_add_vary (SweepGrid *g, const char *spec, GError **error)
 
 static gboolean
 add_file_keys (SweepGrid *g, const char *name, const GPtrArray *header,
-               GError **error)
+               int lineno, GError **error)
 {
     for (guint i = 0; i < header->len; i++) {
         if (!add_key (g, header->pdata[i], g->n_file_keys, error)) {
-            g_prefix_error (error, "%s:1: ", name);
+            g_prefix_error (error, "%s:%d: ", name, lineno);
             return FALSE;
         }
         g->n_file_keys++;
@@ -177,7 +177,7 @@ sweep_grid_add_points (SweepGrid *g, const char *name, const char *text,
         return FALSE;
     }
     g_autoptr (GPtrArray) header = csv_split (lines[first]);
-    if (!add_file_keys (g, name, header, error))
+    if (!add_file_keys (g, name, header, first + 1, error))
         return FALSE;
     for (int i = first + 1; lines[i] != NULL; i++)
         if (*lines[i] != '\0' && !add_file_row (g, name, lines[i], i + 1, error))

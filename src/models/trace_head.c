@@ -109,10 +109,11 @@ int_value (const char *key, const char *text, gint64 min, gint64 max,
     if (errno != 0 || end == text || *end != '\0' ||
         !(g_ascii_isdigit (*text) || (*text == '-' && min < 0)) ||
         *out < min || *out > max) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "%s %s: must be an integer in %" G_GINT64_FORMAT "..%"
-                     G_GINT64_FORMAT, key, text, min, max);
-        return FALSE;
+        return trace_format_error (
+            error,
+            "%s %s: must be an integer in %" G_GINT64_FORMAT
+            "..%" G_GINT64_FORMAT,
+            key, text, min, max);
     }
     return TRUE;
 }
@@ -124,10 +125,9 @@ name_value (const char *key, const char *text, GError **error)
 {
     for (const char *c = text; *c; c++)
         if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-' && *c != '.') {
-            g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                         "%s '%s': a name of letters, digits, '_', '-', '.'",
-                         key, text);
-            return FALSE;
+            return trace_format_error (
+                error, "%s '%s': a name of letters, digits, '_', '-', '.'", key,
+                text);
         }
     return TRUE;
 }
@@ -137,14 +137,15 @@ parse_param (TraceHead *h, char **v, GError **error)
 {
     gint64 value;
     if (h->n_params == KERN_MAX_PARAMS) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "param %s: more than %d parameters", v[0],
-                     KERN_MAX_PARAMS);
-        return FALSE;
+        return trace_format_error (error, "param %s: more than %d parameters",
+                                   v[0], KERN_MAX_PARAMS);
     }
     if (!name_value ("param", v[0], error) ||
         !int_value (v[0], v[1], G_MININT64 + 1, G_MAXINT64, &value, error))
         return FALSE;
+    for (int i = 0; i < h->n_params; i++)
+        if (strcmp (h->param_name[i], v[0]) == 0)
+            return trace_format_error (error, "param %s: given twice", v[0]);
     h->param_name[h->n_params] = g_strdup (v[0]);
     h->param_value[h->n_params++] = value;
     return TRUE;
@@ -156,9 +157,8 @@ parse_flops (TraceHead *h, const char *text, GError **error)
     char *end = NULL;
     h->flops = g_ascii_strtod (text, &end);
     if (end == text || *end != '\0' || !isfinite (h->flops) || h->flops < 0) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "flops %s: must be a number >= 0", text);
-        return FALSE;
+        return trace_format_error (error, "flops %s: must be a number >= 0",
+                                   text);
     }
     return TRUE;
 }
@@ -217,10 +217,9 @@ check_complete (const TraceHead *h, GError **error)
 {
     for (int k = 0; k < K_N; k++)
         if (k != K_PARAM && !(h->seen & (1u << k))) {
-            g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                         "records: the header lacks '%s %s'", keys[k].name,
-                         keys[k].meaning);
-            return FALSE;
+            return trace_format_error (error,
+                                       "records: the header lacks '%s %s'",
+                                       keys[k].name, keys[k].meaning);
         }
     return TRUE;
 }
@@ -230,18 +229,19 @@ parse_version (const char *line, GError **error)
 {
     gint64 v;
     if (!g_str_has_prefix (line, "smsim-trace ")) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "not an smsim trace: the first line must be "
-                     "'smsim-trace %d'", TRACE_VERSION);
-        return FALSE;
+        return trace_format_error (error,
+                                   "not an smsim trace: the first line must be "
+                                   "'smsim-trace %d'",
+                                   TRACE_VERSION);
     }
     if (!int_value ("smsim-trace", line + 12, 1, G_MAXINT32, &v, error))
         return FALSE;
     if (v != TRACE_VERSION) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "smsim-trace %" G_GINT64_FORMAT ": this smsim reads "
-                     "version %d", v, TRACE_VERSION);
-        return FALSE;
+        return trace_format_error (error,
+                                   "smsim-trace %" G_GINT64_FORMAT
+                                   ": this smsim reads "
+                                   "version %d",
+                                   v, TRACE_VERSION);
     }
     return TRUE;
 }
@@ -257,29 +257,29 @@ trace_head_parse_line (TraceHead *h, int line_no, const char *line,
         *done = TRUE;
         return check_complete (h, error);
     }
+    if (*line == '\0')
+        return trace_format_error (error, "an empty line in the header");
     g_auto (GStrv) tok = g_strsplit (line, " ", -1);
     int k = 0, n = (int) g_strv_length (tok);
     while (k < K_N && strcmp (keys[k].name, tok[0]) != 0)
         k++;
     if (k == K_N) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "'%s': not a header key (gpu, kernel, size, param, grid, "
-                     "block, regs, smem, flops, iterations, records)", tok[0]);
-        return FALSE;
+        return trace_format_error (
+            error,
+            "'%s': not a header key (gpu, kernel, size, param, grid, "
+            "block, regs, smem, flops, iterations, records)",
+            tok[0]);
     }
     for (int i = 1; i < n; i++)
         if (tok[i][0] == '\0')
             n = 0;
     if (n != keys[k].values + 1) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "'%s': must be '%s %s' (one space between)", line,
-                     keys[k].name, keys[k].meaning);
-        return FALSE;
+        return trace_format_error (error,
+                                   "'%s': must be '%s %s' (one space between)",
+                                   line, keys[k].name, keys[k].meaning);
     }
     if (k != K_PARAM && (h->seen & (1u << k))) {
-        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
-                     "'%s' given twice", keys[k].name);
-        return FALSE;
+        return trace_format_error (error, "'%s' given twice", keys[k].name);
     }
     h->seen |= 1u << k;
     return parse_key (h, k, tok + 1, error);

@@ -17,8 +17,9 @@
 #include "models/trace_line.h"
 #include "models/trace_store.h"
 
-gboolean
-trace_line_is_memory (InstrOp op)
+/* TRUE for the operations that carry a width and lane addresses. */
+static gboolean
+is_memory (InstrOp op)
 {
     InstrPipe pipe = instr_info (op)->pipe;
     return pipe == PIPE_LG || pipe == PIPE_MIO;
@@ -285,7 +286,7 @@ static gboolean
 check_memory (Instr *in, unsigned seen, GError **error)
 {
     const char *name = instr_info ((InstrOp) in->op)->name;
-    gboolean mem = trace_line_is_memory ((InstrOp) in->op);
+    gboolean mem = is_memory ((InstrOp) in->op);
     if (mem && !(seen & 0x2))
         return trace_format_error (
             error, "%s: field 'w=' missing (bytes per lane)", name);

@@ -21,7 +21,4 @@ void trace_line_format (GString *out, const Instr *in);
 /* Parse 'line' (no newline) into 'out'. */
 gboolean trace_line_parse (const char *line, Instr *out, GError **error);
 
-/* TRUE for the operations that carry a width and lane addresses. */
-gboolean trace_line_is_memory (InstrOp op);
-
 #endif

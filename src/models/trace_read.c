@@ -47,9 +47,9 @@ typedef struct {
 
 /* Move 'e' to 'error' with the file and line in front. */
 static gboolean
-at_line (const TraceReader *r, int line, GError *e, GError **error)
+at_line (const TraceReader *r, guint64 line, GError *e, GError **error)
 {
-    g_propagate_prefixed_error (error, e, "%s: line %d: ",
+    g_propagate_prefixed_error (error, e, "%s: line %" G_GUINT64_FORMAT ": ",
                                 trace_file_path (r->file), line);
     return FALSE;
 }
@@ -138,6 +138,9 @@ static gboolean
 parse_section (const TraceReader *r, const char *line, Section *s,
                GError **error)
 {
+    if (line[0] == '\0')
+        return trace_format_error (error, "an empty line where a section "
+                                          "line was expected");
     const char *p = line + 1;
     int numbered = line[0] == 'B' || line[0] == 'I';
     s->kind = line[0];
@@ -232,8 +235,8 @@ typedef struct {
     TraceReader *r;
     TraceVisitFn visit;
     void *ctx;
-    int line;              /* the line being read */
-    int section_line;
+    guint64 line;          /* the line being read */
+    guint64 section_line;
     GString *text;
 } Scan;
 
@@ -251,11 +254,12 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
                   GError **error)
 {
     Instr in;
-    if (strchr ("WBIE", line[0]) != NULL && line[1] == ' ')
+    if (line[0] != '\0' && strchr ("WBIE", line[0]) != NULL && line[1] == ' ')
         return trace_format_error (
             error,
             "'%.20s' where an instruction was expected: the "
-            "lengths on line %d do not match the records (they count "
+            "lengths on line %" G_GUINT64_FORMAT " do not match the "
+            "records (they count "
             "bytes; was the file edited?)",
             line, sc->section_line);
     if (!trace_line_parse (line, &in, error))
@@ -276,8 +280,9 @@ length_mismatch (Scan *sc, int warp, GError **error)
 {
     return trace_format_error (
         error,
-        "%s: line %d: warp %d's record does not end with a "
-        "line end: its length on line %d does not match (lengths "
+        "%s: line %" G_GUINT64_FORMAT ": warp %d's record does not "
+        "end with a line end: its length on line %" G_GUINT64_FORMAT
+        " does not match (lengths "
         "count bytes; was the file edited?)",
         trace_file_path (sc->r->file), sc->line, warp, sc->section_line);
 }
@@ -353,7 +358,8 @@ scan_end (Scan *sc, guint64 off, GError **error)
         return at_line (sc->r, sc->line, e, error);
     if (!trace_file_at_eof (f, off))
         return trace_format_error (error,
-                                   "%s: bytes after the 'end' line (line %d)",
+                                   "%s: bytes after the 'end' line (line %"
+                                   G_GUINT64_FORMAT ")",
                                    trace_file_path (f), sc->line);
     return TRUE;
 }

@@ -42,6 +42,9 @@ refused "bad.csv:4: regs = 'abc': not an integer" $occ --points bad.csv
 printf 'threads,regs,threads\n' >dup.csv
 # shellcheck disable=SC2086
 refused "dup.csv:1: key 'threads' is given twice" $occ --points dup.csv
+printf '\n\nthreads,nosuch\n' >late.csv    # the header on line 3
+# shellcheck disable=SC2086
+refused "late.csv:3: unknown key 'nosuch'" $occ --points late.csv
 printf 'threads,regs\n' >empty.csv
 # shellcheck disable=SC2086
 refused "empty.csv: no points" $occ --points empty.csv
