@@ -78,6 +78,8 @@ Test (kern, rejects_bad_parameters)
         { "vecadd", 100, "NOPE=1", KERN_ERROR_UNKNOWN },
         { "vecadd", -5, NULL, KERN_ERROR_SIZE },
         { "stream", 1000, NULL, KERN_ERROR_SIZE },   /* not a multiple of 256 */
+        /* The loop reads Mds rows as float4: TILE_WIDTH % 4 == 0. */
+        { "pmpp-tiled", 60, "TILE_WIDTH=6", KERN_ERROR_PARAM },
     };
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
         g_autoptr (GError) error = NULL;
@@ -265,6 +267,36 @@ Test (kern, sgemm_rejects_untiled_sizes)
     cr_assert_null (k);
     cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM),
                "%s", error->message);
+}
+
+/* Parameter sets the models cannot follow are refused, not simulated
+ * wrongly: kernel 1 is written for 32 x 32 threads; kernel 10 with
+ * WN = 64, WNITER = 16 leaves 4 columns per subtile, fewer than TN = 8;
+ * with WN = 256, WNITER = 16, TN = 16 one lane covers a subtile's 16
+ * columns, so a warp's 32 lanes would need 32 rows of TM = 8 in the
+ * 64-row warp tile: (64 x 256) / (32 x 8 x 16 x 16) is not whole. */
+Test (kern, sgemm_rejects_what_the_model_cannot_follow)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    static const struct {
+        const char *id, *p1, *p2, *p3, *needle;
+    } bad[] = {
+        { "sgemm-1", "THREADS=256", NULL, NULL, "one tiling" },
+        { "sgemm-3", "BM=64", NULL, NULL, "one tiling" },
+        { "sgemm-10", "WNITER=16", "TN=8", NULL, "multiple of TN" },
+        { "sgemm-10", "WN=256", "WNITER=16", "TN=16", "32 lanes" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+        g_autoptr (GError) error = NULL;
+        const char *params[] = { bad[i].p1, bad[i].p2, bad[i].p3, NULL };
+        KernInstance *k = kern_instance_new (kern_find (bad[i].id),
+                                             preset_spec (p), 1024, params,
+                                             &error);
+        cr_assert_null (k, "%s %s accepted", bad[i].id, bad[i].p1);
+        cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM)
+                       && strstr (error->message, bad[i].needle) != NULL,
+                   "%s", error->message);
+    }
 }
 
 /* Sampling: on a GPU made small (8 SMs) so that size 256 runs several

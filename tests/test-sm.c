@@ -348,8 +348,9 @@ static GString *
 order (const char *policy)
 {
     g_autofree char *set = g_strdup_printf ("sched.policy=%s", policy);
-    const char *sets[] = { "sm.sub_partitions=1", "pipe.alu_lanes=32", set,
-                           NULL };
+    /* One scheduler: its 16 FP32 lanes are the SM's. */
+    const char *sets[] = { "sm.sub_partitions=1", "sm.fp32_lanes=16",
+                           "pipe.alu_lanes=32", set, NULL };
     Work *w = work_new (1, 1, 1);
     Run r;
     GString *s = g_string_new (NULL);
@@ -378,8 +379,8 @@ Test (sm, scheduler_policies)
 
 Test (sm, yield_bit_hands_over)
 {
-    const char *sets[] = { "sm.sub_partitions=1", "pipe.alu_lanes=32",
-                           "sched.policy=cggty", NULL };
+    const char *sets[] = { "sm.sub_partitions=1", "sm.fp32_lanes=16",
+                           "pipe.alu_lanes=32", "sched.policy=cggty", NULL };
     Work *w = work_new (1, 1, 1);
     Run r;
     for (int k = 0; k < 3; k++) {

@@ -4,10 +4,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "models/kern.h"
+#include "models/num.h"
 
 G_DEFINE_QUARK (smsim-kern-error-quark, kern_error)
 
@@ -79,16 +79,14 @@ apply_param (KernInstance *k, const char *assignment, GError **error)
     g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
                                : g_strdup (assignment);
     int i = param_index (m, g_strstrip (name));
-    char *end = NULL;
     if (eq == NULL || i < 0) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
                      "%s: no parameter '%s' (`smsim kernels` lists them); "
                      "give NAME=VALUE", m->id, name);
         return FALSE;
     }
-    errno = 0;
-    gint64 v = g_ascii_strtoll (eq + 1, &end, 10);
-    if (errno != 0 || end == eq + 1 || *end != '\0' || v < m->params[i].min ||
+    gint64 v;
+    if (!num_parse_int (eq + 1, &v) || v < m->params[i].min ||
         v > m->params[i].max) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: %s = %s: must be an integer in %" G_GINT64_FORMAT

@@ -132,6 +132,14 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
                      "(at most 1024)", tw, tw * tw);
         return FALSE;
     }
+    if (tw % 4 != 0) {
+        /* The compiled inner loop reads Mds rows as float4 (LDS.128). */
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "pmpp-tiled: TILE_WIDTH = %d: the model follows the "
+                     "compiled loop, which reads Mds rows 4 floats at a "
+                     "time; give a multiple of 4", tw);
+        return FALSE;
+    }
     if (k->size % tw != 0) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
                      "pmpp-tiled: Width %" G_GINT64_FORMAT " is not a multiple "

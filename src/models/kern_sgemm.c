@@ -408,6 +408,10 @@ typedef struct {
     int bra;
 } TileShape;
 
+/* The most shared loads one dot step makes (check() keeps every
+ * parameter set within it: 'arg' encodes the piece in 6 bits). */
+#define STEP_MAX_READS 64
+
 /* Shared loads of dot step 'd' (As reads, then Bs reads): how many and
  * how wide. */
 static int
@@ -470,6 +474,7 @@ step_reads (const Sgemm *g, int d, InstrOp *ops, guint8 *ads, int *args,
         break;
     }
 #undef READ
+    g_assert (n <= STEP_MAX_READS);
     return n;
 }
 
@@ -485,20 +490,40 @@ results_per_thread (const Sgemm *g)
     return g->tm * g->tn;
 }
 
+/* Where shared-load read 'i' of step 'd' lands: a step's reads take
+ * consecutive registers of its bank, as many as they carry, so none
+ * waits for another's register (the compiled code gives each its own).
+ * Kernels 4 and 5 read their As rows up front at step 0, up to 64
+ * floats: those go above the accumulators the kernels use (at most 64
+ * results per thread with the article's TM and TN). */
+static int
+read_register (const Sgemm *g, int d, const guint8 *ads, const int *widths,
+               int i)
+{
+    int at = 0;
+    if ((g->kernel == 4 || g->kernel == 5) && d == 0 && ads[i] == AD_AS_LOAD)
+        return R_ACC + 64 + 4 * i;
+    for (int j = 0; j < i; j++)
+        if (!((g->kernel == 4 || g->kernel == 5) && d == 0 &&
+              ads[j] == AD_AS_LOAD))
+            at += MAX (widths[j] / 4, 1);
+    return R_LDS + (d % 2) * 32 + at % 32;
+}
+
 /* One dot step: the next step's reads are issued first, then this
  * step's FFMAs, which use the reads of the bank 'd % 2'. */
 static void
 tile_steps (KProgram *p, const Sgemm *g, int results)
 {
-    InstrOp ops[64];
-    guint8 ads[64];
-    int args[64], widths[64];
+    InstrOp ops[STEP_MAX_READS];
+    guint8 ads[STEP_MAX_READS];
+    int args[STEP_MAX_READS], widths[STEP_MAX_READS];
     for (int d = 0; d <= g->bk; d++) {
-        int bank = R_LDS + (d % 2) * 32;
         if (d < g->bk) {
             int n = step_reads (g, d, ops, ads, args, widths);
             for (int i = 0; i < n; i++)
-                kgen_mem (p, KGEN_BODY, ops[i], bank + (i * 4) % 32, R_ADDR,
+                kgen_mem (p, KGEN_BODY, ops[i],
+                          read_register (g, d, ads, widths, i), R_ADDR,
                           widths[i], ads[i], args[i]);
         }
         if (d == 0)
@@ -601,11 +626,44 @@ registers (int kernel, const GpuSpec *spec, gboolean a100_params)
                                                           : sm86[kernel];
 }
 
+/* Kernel 10's warp tile: WMITER x WNITER subtiles of (WSUBM/TM) x
+ * (WSUBN/TN) threads, which must be the warp's 32 lanes. */
+static const char *
+check_warptile (const Sgemm *g)
+{
+    if (g->wn % g->wniter || (g->wn / g->wniter) % g->tn)
+        return "WN / WNITER must be a multiple of TN";
+    int wsubn_threads = g->wn / g->wniter / g->tn;
+    if (32 % wsubn_threads || g->wm * g->wn % (32 * g->tm * g->tn * g->wniter))
+        return "a warp's 32 lanes must tile its WM x WN tile in TM x TN "
+               "results: (WM*WN) / (32*TM*TN*WNITER) subtiles along M, "
+               "(WN/WNITER)/TN lanes along N dividing 32";
+    int wmi = g->wm * g->wn / (32 * g->tm * g->tn * g->wniter);
+    if (wmi < 1 || (g->wm / wmi) != (32 / wsubn_threads) * g->tm)
+        return "WM / WMITER must be (32 / lanes along N) x TM";
+    if (wmi * (g->tm / 4) + g->wniter * (g->tn / 4) > STEP_MAX_READS ||
+        wmi > 16 || g->wniter > 16)
+        return "a dot step would read more than 64 float4s (or 16 subtiles)";
+    return NULL;
+}
+
 static gboolean
 check (const Sgemm *g, const KernInstance *k, GError **error)
 {
     const char *why = NULL;
-    if (g->kernel >= 3) {
+    /* Kernels 1-3 are written for their one tiling (32 x 32 threads, 32
+     * x 32 tiles); their models follow that code, not the parameters. */
+    if (g->kernel <= 3) {
+        const KernParam *def = k->model->params;
+        if (g->bm != def[P_BM].def || g->bn != def[P_BN].def ||
+            g->bk != def[P_BK].def || g->tm != def[P_TM].def ||
+            g->tn != def[P_TN].def || g->threads != def[P_THREADS].def)
+            why = "kernels 1-3 have one tiling (the article's): their BM, "
+                  "BN, BK, TM, TN and THREADS cannot change";
+    }
+    if (why == NULL && g->kernel == 10)
+        why = check_warptile (g);
+    if (why == NULL && g->kernel >= 3) {
         if (g->bm * g->bk % g->threads || g->bk * g->bn % g->threads)
             why = "the block cannot load its tiles in whole passes "
                   "(BM*BK and BK*BN must be multiples of THREADS)";

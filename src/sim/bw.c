@@ -18,7 +18,6 @@ bw_init (BwServer *s, double bytes_per_cycle, Cycle latency)
     if (s->cap_q16 == 0)
         s->cap_q16 = 1;
     s->latency = latency;
-    s->bytes = 0;
 }
 
 void
@@ -45,7 +44,6 @@ bw_serve (BwServer *s, Cycle at, guint64 bytes)
     guint64 need = bytes << 16;
     guint64 n = at / BW_BUCKET_CYCLES;
     BwBucket *b = bucket (s, n);
-    s->bytes += bytes;
     for (;;) {
         guint64 room = s->cap_q16 - MIN (b->used_q16, s->cap_q16);
         guint64 take = MIN (room, need);

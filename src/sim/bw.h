@@ -31,7 +31,6 @@ typedef struct {
     BwBucket *buckets;        /* ring of BW_BUCKETS */
     guint64 cap_q16;          /* bytes << 16 one bucket moves */
     Cycle latency;
-    guint64 bytes;            /* served so far */
 } BwServer;
 
 void bw_init (BwServer *s, double bytes_per_cycle, Cycle latency);

@@ -153,9 +153,3 @@ cache_invalidate (Cache *c, guint64 line)
     if (i >= 0)
         c->ways[i].present = c->ways[i].dirty = 0;
 }
-
-guint64
-cache_bytes (const Cache *c)
-{
-    return c->bytes;
-}

@@ -39,6 +39,5 @@ void cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
 /* Drop 'line' if present (a write that does not allocate). */
 void cache_invalidate (Cache *c, guint64 line);
 
-guint64 cache_bytes (const Cache *c);
 
 #endif

@@ -6,7 +6,6 @@
 #include "sim/gpu.h"
 
 struct Gpu {
-    const GpuSpec *spec;
     GpuWorkload work;
     EvqQueue *q;
     MemSys *mem;
@@ -36,7 +35,6 @@ Gpu *
 gpu_new (const GpuSpec *spec, const GpuWorkload *work)
 {
     Gpu *g = g_new0 (Gpu, 1);
-    g->spec = spec;
     g->work = *work;
     g->n_sm = spec->device.sm_count;
     g->q = evq_new ();

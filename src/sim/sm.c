@@ -37,7 +37,6 @@ struct Sm {
     const GpuSpec *spec;
     int id;
     EvqQueue *q;
-    MemSys *mem;
     SmWorkload work;
     int warps_per_block;
     int n_slots;
@@ -544,7 +543,6 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->spec = spec;
     sm->id = id;
     sm->q = q;
-    sm->mem = mem;
     sm->work = *work;
     sm->warps_per_block = (work->threads_per_block + spec->device.warp_size - 1) /
                           spec->device.warp_size;

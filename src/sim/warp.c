@@ -22,7 +22,6 @@ warp_init (Warp *w, WarpCold *cold, InstrStream *stream, Cycle now)
     w->blocked = STALL_N;
     w->floor = now;
     w->floor_reason = STALL_WAIT;
-    w->ready_reason = STALL_WAIT;
     warp_fetch (w);
     warp_evaluate (w);
 }
@@ -93,8 +92,6 @@ warp_evaluate (Warp *w)
     else
         scoreboard_deps (w, &ready, &pending, &pending_long);
     w->ready_at = ready;
-    /* A branch holds the warp for its whole wait: branch_resolving. */
-    w->ready_reason = w->floor_reason;
     if (pending_long > 0)
         w->blocked = STALL_LONG_SCOREBOARD;
     else if (pending > 0)

@@ -40,7 +40,6 @@ typedef struct {
     Cycle since;
     guint8 pipe;                /* InstrPipe of the next instruction */
     gboolean exited;
-    StallReason ready_reason;   /* STALL_WAIT or STALL_BRANCH */
     int slot;                   /* warp slot in the SM */
     guint64 age;                /* launch order, for GTO and CGGTY */
 
@@ -51,7 +50,8 @@ typedef struct {
     int block;                  /* resident-block slot in the SM */
     gboolean yielded;           /* its last issue carried the yield bit */
     Cycle floor;                /* earliest next issue: stall count, branch */
-    StallReason floor_reason;
+    StallReason floor_reason;   /* STALL_WAIT, or STALL_BRANCH: a branch
+                                 * holds the warp its whole wait */
     int mem_pending;            /* loads, stores and MUFU in flight */
     guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
     guint8 sb_long;             /* counters raised by a long-scoreboard op */
@@ -87,7 +87,7 @@ warp_charge (Warp *w, StallReason reason, Cycle at)
 static inline StallReason
 warp_waiting_reason (const Warp *w)
 {
-    return w->blocked != STALL_N ? w->blocked : w->ready_reason;
+    return w->blocked != STALL_N ? w->blocked : w->floor_reason;
 }
 
 /* Close the books at 'at' (retire): add the warp's cycles to 'stats'. */
