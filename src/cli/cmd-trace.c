@@ -64,7 +64,7 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
     printf ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
             " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "
             "iteration%s each\n", path, model->id, size, kern_blocks (k),
-            kern_blocks (k) == 1 ? "" : "s", (k->threads + 31) / 32,
+            kern_blocks (k) == 1 ? "" : "s", kern_warps (k),
             k->threads > 32 ? "s" : "", k->iterations,
             k->iterations == 1 ? "" : "s");
     return CLI_EXIT_OK;

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "cli/gnuplot.h"
+#include "models/fig.h"
 
 G_DEFINE_QUARK (smsim-gnuplot-error-quark, gnuplot_error)
 
@@ -53,19 +54,6 @@ plots_dir (void)
             return g_strdup (dirs[i]);
     }
     return NULL;
-}
-
-/* A gnuplot single-quoted string: a quote is doubled. */
-static void
-append_quoted (GString *s, const char *name, const char *value)
-{
-    g_string_append_printf (s, "%s = '", name);
-    for (const char *c = value; *c; c++) {
-        if (*c == '\'')
-            g_string_append_c (s, '\'');
-        g_string_append_c (s, *c);
-    }
-    g_string_append (s, "'\n");
 }
 
 static char *
@@ -166,10 +154,10 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
     if (tmp == NULL)
         return FALSE;
     g_autoptr (GString) cmds = g_string_new (vars);
-    append_quoted (cmds, "datafile", csv_path);
-    append_quoted (cmds, "outfile", tmp);
-    append_quoted (cmds, "outformat", kind);
-    append_quoted (cmds, "stylefile", style);
+    fig_append_quoted (cmds, "datafile", csv_path);
+    fig_append_quoted (cmds, "outfile", tmp);
+    fig_append_quoted (cmds, "outformat", kind);
+    fig_append_quoted (cmds, "stylefile", style);
     /* One command line: -e takes ';' between commands. */
     g_strdelimit (cmds->str, "\n", ';');
     gboolean ok = spawn (cmds->str, script, &err_text, error) &&

@@ -70,19 +70,27 @@ fig_data_clear (FigData *d)
 /* gnuplot single-quoted strings double a quote to escape it; a newline
  * would end the command, so it becomes a space. */
 void
+fig_append_quoted (GString *out, const char *name, const char *value)
+{
+    /* A gnuplot single-quoted string: a quote is doubled; a line break
+     * would end the command, so it becomes a space. */
+    g_string_append_printf (out, "%s = '", name);
+    for (const char *c = value; *c; c++) {
+        if (*c == '\'')
+            g_string_append_c (out, '\'');
+        g_string_append_c (out, *c == '\n' ? ' ' : *c);
+    }
+    g_string_append (out, "'\n");
+}
+
+void
 fig_var_str (FigData *d, const char *name, const char *format, ...)
 {
     va_list ap;
     va_start (ap, format);
     g_autofree char *value = g_strdup_vprintf (format, ap);
     va_end (ap);
-    g_string_append_printf (d->vars, "%s = '", name);
-    for (const char *c = value; *c; c++) {
-        if (*c == '\'')
-            g_string_append_c (d->vars, '\'');
-        g_string_append_c (d->vars, *c == '\n' ? ' ' : *c);
-    }
-    g_string_append (d->vars, "'\n");
+    fig_append_quoted (d->vars, name, value);
 }
 
 void

@@ -99,6 +99,8 @@ const FigDef *fig_find (const char *name);
 void fig_var_str (FigData *d, const char *name, const char *format, ...)
     G_GNUC_PRINTF (3, 4);
 void fig_var_num (FigData *d, const char *name, double value);
+/* Append "name = 'value'" as a gnuplot command to 'out'. */
+void fig_append_quoted (GString *out, const char *name, const char *value);
 
 /* The figure's preset: o->gpu (or the figure's default), o->config,
  * o->sets, then 'extra' sets (NULL-terminated, may be NULL).  With

@@ -137,6 +137,12 @@ kern_blocks (const KernInstance *k)
     return k->grid_x * k->grid_y;
 }
 
+int
+kern_warps (const KernInstance *k)
+{
+    return (k->threads + 31) / 32;
+}
+
 InstrStream *
 kern_open_warp (const KernInstance *k, guint64 block, int warp)
 {

@@ -89,6 +89,8 @@ void kern_instance_free (KernInstance *k);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KernInstance, kern_instance_free)
 
 guint64 kern_blocks (const KernInstance *k);
+/* Warps per block (a partial last warp counts). */
+int kern_warps (const KernInstance *k);
 InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
 /* The same with the main loop cut to 'iterations' (a sampling window). */
 InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,

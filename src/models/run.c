@@ -120,7 +120,7 @@ extrapolate (Sample *total, const Sample *lo, const Sample *hi, double n)
 static gboolean
 should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 {
-    guint64 warps = blocks * (guint64) ((k->threads + 31) / 32);
+    guint64 warps = blocks * (guint64) kern_warps (k);
     if (o->mode == RUN_EXACT || k->iterations < 4)
         return FALSE;
     if (o->mode == RUN_SAMPLED)

@@ -92,7 +92,7 @@ static gboolean
 write_block (const KernInstance *k, TraceSink *sink, guint64 block,
              GString *unit, GError **error)
 {
-    int warps = (k->threads + 31) / 32;
+    int warps = kern_warps (k);
     WarpSource *src = g_new0 (WarpSource, warps);
     gboolean ok = TRUE;
     for (int w = 0; w < warps; w++)
