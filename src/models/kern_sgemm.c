@@ -283,6 +283,14 @@ lane_addr (const KProgram *p, const Sgemm *g, guint64 block, int tid,
     g_assert_not_reached ();
 }
 
+/* Threads rounded up to whole warps: a partial last warp still has 32
+ * lanes (the inactive ones get addresses too). */
+static int
+lanes (const Sgemm *g)
+{
+    return (g->threads + 31) / 32 * 32;
+}
+
 static int
 segment_of (const KProgram *p, const KOp *op)
 {
@@ -302,7 +310,7 @@ address (const KProgram *p, guint64 block, int warp, guint64 iter,
     int seg = segment_of (p, op);
     const KOp *first = (const KOp *) (void *) p->seg[seg]->data;
     const guint64 *part = g->lane_part[seg] +
-                          (gsize) (op - first) * (gsize) g->threads + warp * 32;
+                          (gsize) (op - first) * (gsize) lanes (g) + warp * 32;
     guint64 base = lane_addr (p, g, block, 0, iter, op);
     out->addr_mode = INSTR_ADDR_EXPLICIT;
     for (int lane = 0; lane < 32; lane++)
@@ -321,14 +329,14 @@ table_lane_parts (const KProgram *p, Sgemm *g)
 {
     for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         GArray *ops = p->seg[s];
-        g->lane_part[s] = g_new0 (guint64, (gsize) ops->len * (gsize) g->threads);
+        g->lane_part[s] = g_new0 (guint64, (gsize) ops->len * (gsize) lanes (g));
         for (guint i = 0; i < ops->len; i++) {
             const KOp *op = &g_array_index (ops, KOp, i);
             if (op->addr == AD_NONE)
                 continue;
             guint64 zero = lane_addr (p, g, 0, 0, 0, op);
-            for (int t = 0; t < g->threads; t++)
-                g->lane_part[s][(gsize) i * (gsize) g->threads + (gsize) t] =
+            for (int t = 0; t < lanes (g); t++)
+                g->lane_part[s][(gsize) i * (gsize) lanes (g) + (gsize) t] =
                     lane_addr (p, g, 0, t, 0, op) - zero;
         }
     }
