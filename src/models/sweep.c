@@ -8,6 +8,7 @@
 #include "models/csv.h"
 #include "models/kern.h"
 #include "models/num.h"
+#include "models/pkey.h"
 #include "models/preset.h"
 #include "models/sweep.h"
 #include "models/sweep_grid.h"
@@ -252,6 +253,26 @@ hash_text (GChecksum *sum, const char *text)
     g_checksum_update (sum, (const guchar *) "\x1f", 1);
 }
 
+/* The GPU's values, not the path they came from: a preset file edited
+ * between a kill and --resume makes another sweep, whose journal must
+ * be refused rather than mixed in. */
+static void
+hash_gpu (GChecksum *sum, const SweepOptions *o)
+{
+    g_autoptr (GError) err = NULL;
+    g_autoptr (Preset) p = preset_load (o->gpu, o->config, o->sets, &err);
+    guint n_keys;
+    const PkeyInfo *table = pkey_table (&n_keys);
+    if (p == NULL) {
+        hash_text (sum, err->message);
+        return;
+    }
+    for (guint k = 0; k < n_keys; k++) {
+        hash_text (sum, table[k].key);
+        hash_text (sum, preset_has (p, k) ? preset_text (p, k) : NULL);
+    }
+}
+
 static char *
 make_fingerprint (const Sweep *s, const SweepOptions *o)
 {
@@ -261,10 +282,7 @@ make_fingerprint (const Sweep *s, const SweepOptions *o)
     g_autofree char *shard = g_strdup_printf ("%u/%u %" G_GUINT64_FORMAT,
                                               s->shard_index, s->shard_count,
                                               s->n_points);
-    hash_text (sum, o->gpu);
-    hash_text (sum, o->config);
-    for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-        hash_text (sum, o->sets[i]);
+    hash_gpu (sum, o);
     hash_text (sum, s->header);
     hash_text (sum, shard);
     for (guint64 k = 0; k < sweep_n_mine (s); k++) {

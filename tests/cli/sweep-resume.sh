@@ -52,4 +52,15 @@ cmp rwhole.csv rout.csv || fail "resumed run-mode shard differs"
 SMSIM_SWEEP_TEST_KILL_AFTER=1 killed "$SMSIM" sweep $run -j 1 -o other.csv
 expect_fail 2 "$SMSIM" sweep --gpu a100 --vary kernel=vecadd --vary size=256 -o other.csv --resume
 contains "$work/err" "other.csv.journal:1: the journal of another sweep"
+# So is the journal of a sweep whose preset file changed in between:
+# the same path and flags, another GPU.
+cp "$top_srcdir/examples/a100-2x-regs.ini" mine.ini
+cfg="--config mine.ini --mode occupancy --vary threads=64,128,256 --vary regs=32,64"
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=1 killed "$SMSIM" sweep $cfg -j 1 -o edited.csv
+sed 's/^registers = .*/registers = 196608/' mine.ini >mine.new && mv mine.new mine.ini
+grep -q '^registers = 196608' mine.ini || fail "test setup: mine.ini has no registers key"
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $cfg -o edited.csv --resume
+contains "$work/err" "edited.csv.journal:1: the journal of another sweep"
 echo "sweep: killed and resumed sweeps give the uninterrupted CSV"
