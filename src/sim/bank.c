@@ -4,9 +4,9 @@
  * Per phase: if the lowest and highest word touched are less than
  * n_banks apart, the phase is one wavefront (found in O(1) for the
  * stride form).  Otherwise gather the distinct words its active lanes
- * touch (a list kept sorted by insertion, which moves nothing for
- * addresses in order) and count them per bank; the busiest bank sets the
- * phase's wavefronts.  Counting distinct words, not lanes, is what makes
+ * touch (chained per bank: a word is looked for only among its bank's)
+ * and count them per bank; the busiest bank sets the phase's
+ * wavefronts.  Counting distinct words, not lanes, is what makes
  * a broadcast free.
  */
 #include "config.h"
@@ -22,11 +22,17 @@ typedef struct {
     int bank_bytes;
     int bank_shift;       /* log2 (bank_bytes) */
     int width;            /* bytes per lane */
+    gboolean pow2;        /* n_banks is a power of two: mask, not divide */
 } Banks;
 
+/* The distinct words of one phase, chained per bank. */
 typedef struct {
     guint64 word[MAX_PHASE_WORDS];
+    int next[MAX_PHASE_WORDS];      /* next word of the same bank, or -1 */
     int n;
+    int head[BANK_MAX_BANKS];       /* first word of each bank, or -1 */
+    int count[BANK_MAX_BANKS];      /* distinct words per bank */
+    int worst;                      /* the largest count */
 } WordSet;
 
 /* instr_lane_addr, inlined: it runs for every lane of every shared
@@ -87,20 +93,22 @@ scan_range (const Instr *instr, guint32 lanes, const Banks *b, guint64 *lo,
     }
 }
 
-/* Add 'w' to the sorted set unless it is there already. */
+/* Count 'w' in its bank unless the phase has it already.  A bank
+ * rarely holds more than a few words, so the chain is short. */
 static inline void
-add_word (WordSet *s, guint64 w)
+add_word (WordSet *s, guint64 w, const Banks *b)
 {
-    int i = s->n;
-    while (i > 0 && s->word[i - 1] > w)
-        i--;
-    if (i > 0 && s->word[i - 1] == w)
-        return;
+    int bank = b->pow2 ? (int) (w & (guint64) (b->n_banks - 1))
+                       : (int) (w % (guint64) b->n_banks);
+    for (int i = s->head[bank]; i >= 0; i = s->next[i])
+        if (s->word[i] == w)
+            return;
     g_assert (s->n < MAX_PHASE_WORDS);
-    for (int j = s->n; j > i; j--)
-        s->word[j] = s->word[j - 1];
-    s->word[i] = w;
-    s->n++;
+    s->word[s->n] = w;
+    s->next[s->n] = s->head[bank];
+    s->head[bank] = s->n++;
+    s->count[bank]++;
+    s->worst = MAX (s->worst, s->count[bank]);
 }
 
 /* Add the words one lane's access overlaps. */
@@ -110,31 +118,13 @@ add_lane (WordSet *s, const Instr *instr, int lane, const Banks *b)
     guint64 addr = lane_addr (instr, lane);
     guint64 end = lane_end_word (addr, b);
     for (guint64 w = addr >> b->bank_shift; w != end; w++)
-        add_word (s, w);
-}
-
-/* The largest number of distinct words any one bank holds in 's'. */
-static int
-worst_bank (const WordSet *s, int n_banks)
-{
-    int count[BANK_MAX_BANKS] = { 0 };
-    int worst = 0;
-    /* A mask for the usual power-of-two bank count: a 64-bit division
-     * per word was visible in the profile. */
-    gboolean pow2 = (n_banks & (n_banks - 1)) == 0;
-    for (int i = 0; i < s->n; i++) {
-        int b = pow2 ? (int) (s->word[i] & (guint64) (n_banks - 1))
-                     : (int) (s->word[i] % (guint64) n_banks);
-        count[b]++;
-        worst = MAX (worst, count[b]);
-    }
-    return worst;
+        add_word (s, w, b);
 }
 
 /* Wavefronts of one phase: the active lanes in 'lanes'.  First only the
  * lowest and highest word: when they are less than n_banks apart (a row,
  * a broadcast, consecutive vectors) no bank can hold two distinct words,
- * and the phase is one wavefront without sorting anything. */
+ * and the phase is one wavefront without counting anything. */
 static int
 phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
 {
@@ -144,19 +134,15 @@ phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
     if (hi - lo < (guint64) b->n_banks)
         return 1;
 
-    /* Collect the words in ascending order when a negative stride makes
-     * that the last lane first: the insertion then moves nothing. */
     WordSet s;
-    s.n = 0;
-    guint32 m = lanes;
-    if (instr->addr_mode != INSTR_ADDR_EXPLICIT && instr->addr_stride < 0) {
-        for (; m != 0; m &= ~(0x80000000u >> __builtin_clz (m)))
-            add_lane (&s, instr, 31 - __builtin_clz (m), b);
-    } else {
-        for (; m != 0; m &= m - 1)
-            add_lane (&s, instr, __builtin_ctz (m), b);
+    s.n = s.worst = 0;
+    for (int i = 0; i < b->n_banks; i++) {
+        s.head[i] = -1;
+        s.count[i] = 0;
     }
-    return worst_bank (&s, b->n_banks);
+    for (guint32 m = lanes; m != 0; m &= m - 1)
+        add_lane (&s, instr, __builtin_ctz (m), b);
+    return s.worst;
 }
 
 void
@@ -167,7 +153,8 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
     g_assert (instr->width >= 1 && instr->width <= 16);
 
     const Banks b = { n_banks, bank_bytes,
-                      g_bit_nth_lsf ((gulong) bank_bytes, -1), instr->width };
+                      g_bit_nth_lsf ((gulong) bank_bytes, -1), instr->width,
+                      (n_banks & (n_banks - 1)) == 0 };
     /* A lane access of k words; a phase serves n_banks / k lanes, so a
      * conflict-free phase delivers at most one word per bank. */
     const int k = MAX (1, instr->width / bank_bytes);

@@ -1,31 +1,41 @@
 /*
  * cache.c -- sectored set-associative tags with LRU.  See cache.h.
  *
- * Tags sit apart from the rest of each way's state so a lookup scans one
- * or two host cache lines per set, not eight: the L2 of a big GPU has
- * hundreds of thousands of lines and every global access looks at it.
+ * Each set keeps its tags, LRU stamps, sector masks and fill times side
+ * by side (a 16-way set is eight adjacent host cache lines): the L2 of a big GPU has hundreds of thousands of lines, and a
+ * streaming kernel misses in it on nearly every access, so a miss must
+ * cost one pass over one stretch of memory, not a tag scan and then a
+ * victim scan over scattered ways.  An empty way holds the tag
+ * CACHE_EMPTY, so the scan reads tags only.
  */
 #include "config.h"
 
 #include "sim/cache.h"
 
-typedef struct {
-    guint64 used;       /* last touch, for LRU */
-    guint64 ready;      /* cycle the last fill's data arrives */
-    guint32 present;    /* sector mask; 0: the way is empty */
-    guint32 dirty;
-} Way;
+#define CACHE_EMPTY G_MAXUINT64
+
+/* A set is SET_WORDS x assoc words: */
+enum { SET_TAG, SET_USED, SET_SECTORS, SET_READY, SET_WORDS };
+/* SET_TAG: line address or CACHE_EMPTY;  SET_USED: last touch (the LRU
+ * order);  SET_SECTORS: present sectors | dirty sectors << 32, 0 exactly
+ * when the tag is empty;  SET_READY: the cycle the last fill's data
+ * arrives. */
 
 struct Cache {
-    guint64 *tags;      /* n_sets x assoc line addresses */
-    Way *ways;          /* the same shape */
+    guint64 *sets;
     guint64 n_sets;
     int assoc;
     guint64 clock;      /* touches so far: the LRU order */
-    guint64 bytes;
-    gint64 last;        /* way index of the last lookup's line, or -1 */
-    guint64 last_line;
     gboolean hashed;
+    /* The last line found, to skip the scan when the same line comes
+     * again (a warp's sectors of one line arrive one after another). */
+    guint64 hit_line;
+    gint64 hit_way;     /* or -1 */
+    /* A lookup that missed leaves the way its fill would take: the
+     * memory model fills right after the miss, so the set is not read
+     * twice.  Any other operation forgets it. */
+    guint64 miss_line;
+    gint64 miss_way;    /* or -1 */
 };
 
 Cache *
@@ -38,10 +48,12 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     g_assert (line_bytes / sector_bytes <= 32);
     c->assoc = assoc;
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
-    c->bytes = c->n_sets * (guint64) line_bytes * (guint64) assoc;
-    c->tags = g_new0 (guint64, MAX (c->n_sets, 1) * (guint64) assoc);
-    c->ways = g_new0 (Way, MAX (c->n_sets, 1) * (guint64) assoc);
-    c->last = -1;
+    guint64 n_ways = MAX (c->n_sets, 1) * (guint64) assoc;
+    c->sets = g_new0 (guint64, SET_WORDS * n_ways);
+    for (guint64 s = 0; s < MAX (c->n_sets, 1); s++)
+        for (int w = 0; w < assoc; w++)
+            c->sets[s * SET_WORDS * (guint64) assoc + (guint64) w] = CACHE_EMPTY;
+    c->hit_way = c->miss_way = -1;
     return c;
 }
 
@@ -50,8 +62,7 @@ cache_free (Cache *c)
 {
     if (c == NULL)
         return;
-    g_free (c->tags);
-    g_free (c->ways);
+    g_free (c->sets);
     g_free (c);
 }
 
@@ -61,59 +72,96 @@ cache_free (Cache *c)
  * line number with a multiplicative (Fibonacci) hash there: an
  * assumption, uniform and deterministic.  L1 keeps the plain index. */
 static guint64
-set_base (const Cache *c, guint64 line)
+set_of (const Cache *c, guint64 line)
 {
     guint64 h = c->hashed
                     ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
                     : line;
-    return (h % c->n_sets) * (guint64) c->assoc;
+    return h % c->n_sets;
 }
 
-/* Index of the way holding 'line', or -1. */
-static gint64
-find (Cache *c, guint64 line)
+static guint64 *
+tags_of (const Cache *c, guint64 set)
 {
-    if (c->last >= 0 && c->last_line == line && c->ways[c->last].present)
-        return c->last;
-    guint64 base = set_base (c, line);
-    for (int w = 0; w < c->assoc; w++)
-        if (c->tags[base + (guint64) w] == line &&
-            c->ways[base + (guint64) w].present != 0) {
-            c->last = (gint64) (base + (guint64) w);
-            c->last_line = line;
-            return c->last;
-        }
+    return &c->sets[set * SET_WORDS * (guint64) c->assoc];
+}
+
+/* Way index of 'line', or -1; on a miss '*victim' gets the way a fill
+ * would take: the first empty one, else the least recently used. */
+static gint64
+scan (const Cache *c, guint64 line, gint64 *victim)
+{
+    guint64 set = set_of (c, line);
+    const guint64 *tag = tags_of (c, set);
+    const guint64 *used = tag + SET_USED * c->assoc;
+    int v = -1;
+    for (int w = 0; w < c->assoc; w++) {
+        if (tag[w] == line)
+            return (gint64) (set * (guint64) c->assoc) + w;
+        if (tag[w] == CACHE_EMPTY && v < 0)
+            v = w;
+    }
+    if (v < 0) {
+        v = 0;
+        for (int w = 1; w < c->assoc; w++)
+            if (used[w] < used[v])
+                v = w;
+    }
+    *victim = (gint64) (set * (guint64) c->assoc) + v;
     return -1;
+}
+
+static gint64
+find (Cache *c, guint64 line, gint64 *victim)
+{
+    *victim = -1;
+    if (c->hit_way >= 0 && c->hit_line == line)
+        return c->hit_way;
+    gint64 i = scan (c, line, victim);
+    if (i >= 0) {
+        c->hit_way = i;
+        c->hit_line = line;
+    }
+    return i;
+}
+
+static guint64 *
+tag_at (const Cache *c, gint64 i)
+{
+    guint64 set = (guint64) i / (guint64) c->assoc;
+    return &tags_of (c, set)[(guint64) i % (guint64) c->assoc];
+}
+
+/* Word 'what' of way 'i'. */
+static guint64 *
+word (const Cache *c, gint64 i, int what)
+{
+    return tag_at (c, i) + what * c->assoc;
+}
+
+static void
+touch (Cache *c, gint64 i)
+{
+    *word (c, i, SET_USED) = ++c->clock;
 }
 
 guint32
 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready)
 {
     *ready = 0;
+    c->miss_way = -1;
     if (c->n_sets == 0)
         return 0;
-    gint64 i = find (c, line);
-    if (i < 0)
+    gint64 victim;
+    gint64 i = find (c, line, &victim);
+    if (i < 0) {
+        c->miss_line = line;
+        c->miss_way = victim;
         return 0;
-    Way *way = &c->ways[i];
-    way->used = ++c->clock;
-    *ready = way->ready;
-    return way->present & want;
-}
-
-static guint64
-victim (Cache *c, guint64 line)
-{
-    guint64 base = set_base (c, line);
-    guint64 v = base;
-    for (int w = 0; w < c->assoc; w++) {
-        guint64 i = base + (guint64) w;
-        if (c->ways[i].present == 0)
-            return i;
-        if (c->ways[i].used < c->ways[v].used)
-            v = i;
     }
-    return v;
+    touch (c, i);
+    *ready = *word (c, i, SET_READY);
+    return (guint32) *word (c, i, SET_SECTORS) & want;
 }
 
 void
@@ -121,35 +169,45 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
             gboolean dirty, guint64 *evicted_line, guint32 *evicted_dirty)
 {
     *evicted_dirty = 0;
-    if (c->n_sets == 0)
+    gint64 victim = c->miss_way, i = -1;
+    gboolean remembered = victim >= 0 && c->miss_line == line;
+    c->miss_way = -1;
+    if (c->n_sets == 0 || fill == 0)
         return;
-    gint64 i = find (c, line);
+    if (!remembered)
+        i = find (c, line, &victim);
+    guint64 *sectors;
     if (i < 0) {
-        i = (gint64) victim (c, line);
-        Way *old = &c->ways[i];
-        if (old->present != 0 && old->dirty != 0) {
-            *evicted_line = c->tags[i];
-            *evicted_dirty = old->dirty;
+        i = victim;
+        sectors = word (c, i, SET_SECTORS);
+        if ((*sectors >> 32) != 0) {
+            *evicted_line = *tag_at (c, i);
+            *evicted_dirty = (guint32) (*sectors >> 32);
         }
-        c->tags[i] = line;
-        *old = (Way) { 0 };
-        c->last = i;
-        c->last_line = line;
+        *tag_at (c, i) = line;
+        *sectors = 0;
+        *word (c, i, SET_READY) = 0;
+        c->hit_way = i;
+        c->hit_line = line;
     }
-    Way *way = &c->ways[i];
-    way->present |= fill;
-    way->ready = MAX (way->ready, ready);
-    if (dirty)
-        way->dirty |= fill;
-    way->used = ++c->clock;
+    sectors = word (c, i, SET_SECTORS);
+    *sectors |= fill | (dirty ? (guint64) fill << 32 : 0);
+    guint64 *when = word (c, i, SET_READY);
+    *when = MAX (*when, ready);
+    touch (c, i);
 }
 
 void
 cache_invalidate (Cache *c, guint64 line)
 {
+    c->miss_way = -1;
     if (c->n_sets == 0)
         return;
-    gint64 i = find (c, line);
-    if (i >= 0)
-        c->ways[i].present = c->ways[i].dirty = 0;
+    gint64 victim;
+    gint64 i = find (c, line, &victim);
+    if (i < 0)
+        return;
+    *tag_at (c, i) = CACHE_EMPTY;
+    *word (c, i, SET_SECTORS) = *word (c, i, SET_READY) = 0;
+    c->hit_way = -1;
 }

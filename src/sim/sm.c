@@ -232,24 +232,35 @@ static void mem_done (void *ctx, guint64 cookie, Cycle now);
 static void warp_exit (Sm *sm, Warp *w, Cycle now);
 static void barrier_arrive (Sm *sm, Warp *w, Cycle now);
 
+/* The destination registers of 'in' (none past the last), marked as
+ * used so the next launch in the slot clears them. */
+static WarpReg *
+dst_regs (Warp *w, const Instr *in, int *n)
+{
+    *n = in->dst == INSTR_NO_REG ? 0 : MIN (in->n_dst, INSTR_NO_REG - in->dst);
+    w->cold->n_used = MAX (w->cold->n_used, in->dst + *n);
+    return &w->cold->reg[in->dst];
+}
+
 static void
 write_fixed (Warp *w, const Instr *in, Cycle ready)
 {
-    if (in->dst == INSTR_NO_REG)
-        return;
-    for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++)
-        w->cold->reg_ready[in->dst + k] = ready;
+    int n;
+    WarpReg *reg = dst_regs (w, in, &n);
+    for (int k = 0; k < n; k++)
+        reg[k].ready = ready;
 }
 
 /* A variable-latency result is on its way: registers and counter wait. */
 static guint64
 start_variable (Warp *w, const Instr *in, gboolean is_long)
 {
-    if (in->dst != INSTR_NO_REG)
-        for (int k = 0; k < in->n_dst && in->dst + k < INSTR_NO_REG; k++) {
-            w->cold->reg_pending[in->dst + k]++;
-            w->cold->reg_long[in->dst + k] += (guint8) is_long;
-        }
+    int n;
+    WarpReg *reg = dst_regs (w, in, &n);
+    for (int k = 0; k < n; k++) {
+        reg[k].pending++;
+        reg[k].pending_long += (guint8) is_long;
+    }
     if (in->ctrl && in->wr_sb < INSTR_N_SB) {
         w->sb[in->wr_sb]++;
         w->sb_long = (guint8) ((w->sb_long & ~(1u << in->wr_sb)) |
@@ -346,8 +357,8 @@ release (Warp *w, guint64 cookie)
 {
     guint8 dst = CK_DST (cookie);
     for (int k = 0; k < CK_NDST (cookie) && dst + k < INSTR_NO_REG; k++) {
-        w->cold->reg_pending[dst + k]--;
-        w->cold->reg_long[dst + k] -= (guint8) CK_LONG (cookie);
+        w->cold->reg[dst + k].pending--;
+        w->cold->reg[dst + k].pending_long -= (guint8) CK_LONG (cookie);
     }
     if (CK_SB (cookie) < INSTR_N_SB)
         w->sb[CK_SB (cookie)]--;

@@ -11,9 +11,8 @@ void
 warp_init (Warp *w, WarpCold *cold, InstrStream *stream, Cycle now)
 {
     memset (w, 0, sizeof *w);
-    memset (cold->reg_ready, 0, sizeof cold->reg_ready);
-    memset (cold->reg_pending, 0, sizeof cold->reg_pending);
-    memset (cold->reg_long, 0, sizeof cold->reg_long);
+    memset (cold->reg, 0, (size_t) cold->n_used * sizeof cold->reg[0]);
+    cold->n_used = 0;
     w->cold = cold;
     w->stream = stream;
     w->launched = now;
@@ -52,10 +51,11 @@ reg_deps (const Warp *w, guint8 r, Cycle *ready, int *pending, int *pending_long
 {
     if (r == INSTR_NO_REG)
         return;
-    if (w->cold->reg_ready[r] > *ready)
-        *ready = w->cold->reg_ready[r];
-    *pending += w->cold->reg_pending[r];
-    *pending_long += w->cold->reg_long[r];
+    const WarpReg *reg = &w->cold->reg[r];
+    if (reg->ready > *ready)
+        *ready = reg->ready;
+    *pending += reg->pending;
+    *pending_long += reg->pending_long;
 }
 
 /* Registers: sources, and destinations (no write may overtake a

@@ -23,13 +23,21 @@
 
 #define WARP_N_REGS 256
 
+/* One register's scoreboard entry: its three fields together, so an
+ * operand costs one host cache line, not three. */
+typedef struct {
+    Cycle ready;                /* fixed-latency result */
+    guint8 pending;             /* variable-latency writes in flight */
+    guint8 pending_long;        /* ... of which long scoreboard */
+} WarpReg;
+
 /* The register scoreboard, read only for the warp that issues and by
  * memory returns: kept apart so the scan over a sub-partition's warps touches
- * a few small structs, not kilobytes each. */
+ * a few small structs, not kilobytes each.  'n_used' bounds the registers
+ * written since launch, so a launch clears only those. */
 typedef struct {
-    Cycle reg_ready[WARP_N_REGS];       /* fixed-latency results */
-    guint8 reg_pending[WARP_N_REGS];    /* variable-latency writes in flight */
-    guint8 reg_long[WARP_N_REGS];       /* ... of which long scoreboard */
+    WarpReg reg[WARP_N_REGS];
+    int n_used;
 } WarpCold;
 
 typedef struct {
