@@ -214,8 +214,8 @@ Test (kern, sgemm_main_loop_mix_matches_sass)
 /* Kernel 11 per 2·BK step (32 k values).  A warp plays only its half's
  * load block, so sassmix.py counts a warp's path averaged over the two
  * halves (kernels/cuda/README.md), and so does this test: iteration 1
- * of a 3-iteration stream (not the last, where neither half loads) of
- * a warp of each half.  Columns as sass_mix above; the .5s are the
+ * (not the last, where neither half loads) of a warp of each half,
+ * played in a window of 3.  Columns as sass_mix above; the .5s are the
  * halves' averages.
  *
  * A6000 setting: the reference SASS (sm_86, sgemm_more_sm86.sass.gz,
@@ -276,7 +276,7 @@ check_k11_mix (const GpuSpec *spec, const char *const *params, gint64 size,
 
 Test (kern, sgemm11_mix_matches_sass)
 {
-    /*                      FFMA  LDG LDG.128 STS STS.128 LDS LDS.64 LDS.128 BAR int   BRA */
+    /* FFMA, LDG, LDG.128, STS, STS.128, LDS, LDS.64, LDS.128, BAR, int, BRA */
     static const double a6000[] = { 4096, 0, 12, 16, 8, 0, 0, 192, 2, 69.5, 3 };
     static const double a100[] = { 1024, 0, 6, 8, 4, 0, 0, 96, 2, 43.5, 4 };
     g_autoptr (Preset) p6 = tu_preset ("a6000");

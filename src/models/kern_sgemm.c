@@ -94,7 +94,7 @@ typedef struct {
     int bm, bn, bk, tm, tn, wm, wn, wniter, threads;
     int stages;                /* shared-memory stages: 2 for kernel 11 */
     int loaders;               /* threads that load one tile: all, or a half */
-    gboolean odd_slices;       /* kernel 11: K / BK is odd */
+    guint64 slices;            /* BK slices of K */
     guint64 m, n, k;
     guint64 a, b, c;           /* base addresses of the matrices */
     gint64 as_bytes;           /* As (all stages) then Bs in shared memory */
@@ -384,22 +384,18 @@ table_lane_parts (const KProgram *p, Sgemm *g)
     }
 }
 
-/* Kernel 11: does 'warp' play 'op' in iteration 'iter' of a stream of
- * 'iterations'?  Iteration i holds slices 2i (stage 0) and 2i + 1
- * (stage 1); a slice exists if it is inside K, and a shortened stream
- * (a sampling window) ends as the whole loop does, with its last stage
- * 1 empty when K / BK is odd.  A slice's loads are played by the half
- * of the block that owns its stage. */
+/* Kernel 11: does 'warp' play 'op' in iteration 'iter'?  Iteration i
+ * holds slices 2i (stage 0) and 2i + 1 (stage 1, missing in the last
+ * iteration when K / BK is odd); a slice's loads are played by the half
+ * of the block that owns its stage, if the slice is inside K. */
 static gboolean
-guard (const KProgram *p, int warp, guint64 iter, guint64 iterations,
-       const KOp *op)
+guard (const KProgram *p, int warp, guint64 iter, const KOp *op)
 {
     const Sgemm *g = p->user;
     gboolean load = op->guard < GD_COMPUTE;
-    guint64 slices = 2 * iterations - (g->odd_slices ? 1 : 0);
     guint64 slice = 2 * iter + (guint64) (op->guard - (load ? GD_LOAD
                                                             : GD_COMPUTE));
-    if (slice >= slices)
+    if (slice >= g->slices)
         return FALSE;
     return !load || (warp * 32 >= g->loaders) == (slice % 2 == 1);
 }
@@ -919,9 +915,8 @@ launch (Sgemm *g, KernInstance *k)
     k->dyn_smem = 0;
     k->flops = 2.0 * (double) g->m * (double) g->n * (double) g->k;
     /* Kernel 11 takes two slices per iteration, the last maybe alone. */
-    guint64 slices = g->k / (guint64) (g->kernel <= 2 ? 16 : g->bk);
-    k->iterations = (slices + (guint64) g->stages - 1) / (guint64) g->stages;
-    g->odd_slices = g->stages == 2 && slices % 2 == 1;
+    g->slices = g->k / (guint64) (g->kernel <= 2 ? 16 : g->bk);
+    k->iterations = (g->slices + (guint64) g->stages - 1) / (guint64) g->stages;
     guint64 bytes = g->m * g->k * 4;
     g->a = 0x100000000ull;
     g->b = g->a + (bytes + 4095) / 4096 * 4096;

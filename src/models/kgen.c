@@ -115,7 +115,7 @@ next_op (KStream *s)
             return NULL;
         const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
         if (o->guard == 0 ||
-            s->p->guard (s->p, s->warp, s->iter, s->iterations, o))
+            s->p->guard (s->p, s->warp, s->iter, o))
             return o;
     }
 }

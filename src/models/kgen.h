@@ -10,10 +10,12 @@
  * own argument.  The stream holds one instruction at a time.
  *
  * An operation may be guarded: a warp plays it only where the kernel's
- * guard function says so, given the warp, the iteration and how many
- * the stream plays.  That is code a warp branches around (kernel 11's
- * two halves of the block load in turn, and neither loads in the last
- * iteration); the branch itself is an operation of its own.
+ * guard function says so, given the warp and the iteration.  That is
+ * code a warp branches around (kernel 11's two halves of the block load
+ * in turn, and neither loads in the last iteration); the branch itself
+ * is an operation of its own.  A stream cut to fewer iterations (a
+ * sampling window) plays the loop's first iterations as the whole loop
+ * would, as a trace of the whole launch replays them.
  */
 #ifndef SMSIM_MODELS_KGEN_H
 #define SMSIM_MODELS_KGEN_H
@@ -36,10 +38,9 @@ typedef struct {
 typedef struct KProgram KProgram;
 typedef void (*KAddrFn) (const KProgram *p, guint64 block, int warp,
                          guint64 iter, const KOp *op, Instr *out);
-/* Does 'warp' play the guarded 'op' in iteration 'iter' of a stream
- * whose body plays 'iterations' times? */
+/* Does 'warp' play the guarded 'op' in main-loop iteration 'iter'? */
 typedef gboolean (*KGuardFn) (const KProgram *p, int warp, guint64 iter,
-                              guint64 iterations, const KOp *op);
+                              const KOp *op);
 
 struct KProgram {
     GArray *seg[KGEN_N_SEGMENTS];   /* of KOp */
