@@ -15,16 +15,24 @@
 #include "sim/coal.h"
 #include "testutil.h"
 
+/* An instance of 'id' with the NULL-terminated 'params' (may be NULL). */
 static KernInstance *
-make (const GpuSpec *spec, const char *id, gint64 size, const char *p0)
+make_with (const GpuSpec *spec, const char *id, gint64 size,
+           const char *const *params)
 {
     g_autoptr (GError) error = NULL;
-    const char *params[] = { p0, NULL };
     const KernModel *m = kern_find (id);
     cr_assert_not_null (m, "%s", id);
     KernInstance *k = kern_instance_new (m, spec, size, params, &error);
     cr_assert_not_null (k, "%s: %s", id, error ? error->message : "");
     return k;
+}
+
+static KernInstance *
+make (const GpuSpec *spec, const char *id, gint64 size, const char *p0)
+{
+    const char *params[] = { p0, NULL };
+    return make_with (spec, id, size, params);
 }
 
 /* Count every warp's instructions by kind, and the sectors of its
@@ -151,6 +159,10 @@ static const Mix sass_mix[] = {
     { 10, 2048, 0, 8, 16, 4, 0, 0, 96, 2, 28, 1 },
 };
 
+static const char *const mix_names[] = { "FFMA", "LDG", "LDG.128", "STS",
+                                         "STS.128", "LDS", "LDS.64",
+                                         "LDS.128", "BAR", "int", "BRA" };
+
 static gboolean
 within (int got, int want)
 {
@@ -159,14 +171,14 @@ within (int got, int want)
 }
 
 static void
-tally (const KOp *o, Mix *m)
+tally (int op, int width, Mix *m)
 {
-    switch (o->op) {
+    switch (op) {
     case INSTR_FFMA: m->ffma++; break;
-    case INSTR_LDG: *(o->width == 16 ? &m->ldg128 : &m->ldg) += 1; break;
-    case INSTR_STS: *(o->width == 16 ? &m->sts128 : &m->sts) += 1; break;
+    case INSTR_LDG: *(width == 16 ? &m->ldg128 : &m->ldg) += 1; break;
+    case INSTR_STS: *(width == 16 ? &m->sts128 : &m->sts) += 1; break;
     case INSTR_LDS:
-        *(o->width == 16 ? &m->lds128 : o->width == 8 ? &m->lds64 : &m->lds) += 1;
+        *(width == 16 ? &m->lds128 : width == 8 ? &m->lds64 : &m->lds) += 1;
         break;
     case INSTR_BAR: m->bar++; break;
     case INSTR_BRA: m->bra++; break;
@@ -188,16 +200,305 @@ Test (kern, sgemm_main_loop_mix_matches_sass)
         const KProgram *prog = k->data;
         const GArray *body = prog->seg[KGEN_BODY];
         Mix g = { w->kernel, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-        for (guint j = 0; j < body->len; j++)
-            tally (&g_array_index (body, KOp, j), &g);
+        for (guint j = 0; j < body->len; j++) {
+            const KOp *o = &g_array_index (body, KOp, j);
+            tally (o->op, o->width, &g);
+        }
         const int *want = &w->ffma, *got = &g.ffma;
-        static const char *const names[] = { "FFMA", "LDG", "LDG.128", "STS",
-                                             "STS.128", "LDS", "LDS.64",
-                                             "LDS.128", "BAR", "int", "BRA" };
         for (int c = 0; c < 11; c++)
             cr_expect (within (got[c], want[c]), "%s: %s %d per iteration, "
-                       "SASS %d", id, names[c], got[c], want[c]);
+                       "SASS %d", id, mix_names[c], got[c], want[c]);
     }
+}
+
+/* Kernel 11 per 2·BK step (32 k values).  A warp plays only its half's
+ * load block, so sassmix.py counts a warp's path averaged over the two
+ * halves (kernels/cuda/README.md), and so does this test: iteration 1
+ * (not the last, where neither half loads) of a warp of each half,
+ * played in a window of 3.  Columns as sass_mix above; the .5s are the
+ * halves' averages.
+ *
+ * A6000 setting: the reference SASS (sm_86, sgemm_more_sm86.sass.gz,
+ * k11_double_buffering; kernels/cuda/sass_mix.csv "reference"); IMAD
+ * 5.5 + INT_ALU 58 + MOV 1 + OTHER 5 = 69.5.  Our CUDA source
+ * (kernels/cuda/sgemm.cuh sgemm11, "ours") has the same FFMA, LDS,
+ * LDG, STS and BAR counts but 10 more integer instructions (IMAD 7.5,
+ * INT_ALU 65, MOV 2: 79.5) and a fourth branch, which skips stage 1
+ * when its slice is past K (K / BK odd); the reference does not check.
+ *
+ * A100 setting (sgemm11<64,128,16,32,32,2,4,4,256>): no reference SASS
+ * exists for it, so ours (sm_80): IMAD 6.5 + INT_ALU 13.5 + MOV 3 +
+ * UNIFORM 14.5 + OTHER 5 + one HFMA2.MMA (FP_OTHER: nvcc's register
+ * move) = 43.5, and its 4 branches. */
+static const char *const k11_a100[] = { "BM=64", "BN=128", "BK=16", "WM=32",
+                                        "WN=32", "WNITER=2", "TM=4", "TN=4",
+                                        NULL };
+
+/* Tally warp 'warp''s instructions of main-loop iteration 'iter' of a
+ * stream of 'iterations'. */
+static void
+tally_iteration (const KernInstance *k, int warp, guint64 iter,
+                 guint64 iterations, Mix *m)
+{
+    g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, warp, iterations);
+    const Instr *in;
+    while ((in = instr_stream_next (s)) != NULL) {
+        int seg;
+        guint64 at;
+        cr_assert (kgen_stream_position (s, &seg, &at));
+        if (seg == KGEN_BODY && at == iter)
+            tally (in->op, in->width, m);
+    }
+}
+
+static void
+check_k11_mix (const GpuSpec *spec, const char *const *params, gint64 size,
+               const double *want, const char *what)
+{
+    g_autoptr (KernInstance) k = make_with (spec, "sgemm-11", size, params);
+    int warps = kern_warps (k);
+    Mix half0 = { 0 }, half1 = { 0 }, other = { 0 };
+    tally_iteration (k, 0, 1, 3, &half0);
+    tally_iteration (k, warps - 1, 1, 3, &half1);
+    /* Every warp of a half plays the same path. */
+    tally_iteration (k, warps / 2 - 1, 1, 3, &other);
+    cr_expect (memcmp (&other, &half0, sizeof other) == 0, "%s", what);
+    const int *a = &half0.ffma, *b = &half1.ffma;
+    for (int c = 0; c < 11; c++) {
+        double got = (a[c] + b[c]) / 2.0;
+        /* 10 %, and a count under 10 must match. */
+        gboolean ok = want[c] < 10 ? got == want[c]
+                                   : fabs (got - want[c]) <= 0.1 * want[c];
+        cr_expect (ok, "sgemm-11 %s: %s %.1f per iteration, SASS %.1f", what,
+                   mix_names[c], got, want[c]);
+    }
+}
+
+Test (kern, sgemm11_mix_matches_sass)
+{
+    /* FFMA, LDG, LDG.128, STS, STS.128, LDS, LDS.64, LDS.128, BAR, int, BRA */
+    static const double a6000[] = { 4096, 0, 12, 16, 8, 0, 0, 192, 2, 69.5, 3 };
+    static const double a100[] = { 1024, 0, 6, 8, 4, 0, 0, 96, 2, 43.5, 4 };
+    g_autoptr (Preset) p6 = tu_preset ("a6000");
+    g_autoptr (Preset) p1 = tu_preset ("a100");
+    check_k11_mix (preset_spec (p6), NULL, 256, a6000, "a6000 setting");
+    check_k11_mix (preset_spec (p1), k11_a100, 256, a100, "a100 setting");
+}
+
+/* The launch of kernels/cuda/README.md: grid (N/256, M/128), 256
+ * threads, 2 x (128 x 16 + 16 x 256) x 4 = 49152 B; A100 setting grid
+ * (N/128, M/64), 2 x (64 x 16 + 16 x 128) x 4 = 24576 B.  Registers
+ * from kernels/cuda/registers.csv (sm_86 174; sm_80 a100 71). */
+Test (kern, sgemm11_launch)
+{
+    g_autoptr (Preset) p6 = tu_preset ("a6000");
+    g_autoptr (Preset) p1 = tu_preset ("a100");
+    g_autoptr (KernInstance) k = make (preset_spec (p6), "sgemm-11", 4096, NULL);
+    cr_assert_eq (k->grid_x, 16);
+    cr_assert_eq (k->grid_y, 32);
+    cr_assert_eq (k->threads, 256);
+    cr_assert_eq (k->static_smem, 49152);
+    cr_assert_eq (k->regs, 174);
+    cr_assert_eq (k->iterations, 4096 / 32);
+    g_autoptr (KernInstance) a = make_with (preset_spec (p1), "sgemm-11", 4096,
+                                            k11_a100);
+    cr_assert_eq (a->grid_x, 32);
+    cr_assert_eq (a->grid_y, 64);
+    cr_assert_eq (a->static_smem, 24576);
+    cr_assert_eq (a->regs, 71);
+}
+
+/* One block of kernel 11, every warp played whole, its accesses checked
+ * against the algorithm: size 256 on the A6000 setting, block 1 (blockIdx
+ * (0, 1): rows 128..255 of A and C, columns 0..255 of B and C).  K has 16
+ * slices of BK = 16; the loop runs 8 steps. */
+typedef struct {
+    guint64 a_base, b_base;     /* where A[0][0] and B[0][0] are */
+    int bar[8];                 /* barriers per warp */
+    GHashTable *a_seen, *b_seen;   /* float address -> loads */
+    gboolean half_ok, stage_ok, rows_ok;
+    guint64 a_floats, b_floats;
+    guint64 lds_stage[2];       /* LDS.128 per stage, all warps */
+} K11Block;
+
+static void
+k11_global (K11Block *r, const Instr *in, int warp)
+{
+    int half = warp / 4;
+    for (int lane = 0; lane < 32; lane++) {
+        guint64 addr = in->addr[lane];
+        gboolean is_a = addr < r->b_base;
+        guint64 elem = (addr - (is_a ? r->a_base : r->b_base)) / 4;
+        guint64 row = elem / 256, col = elem % 256;
+        /* A: column col, slice col / 16; B: row 'row', slice row / 16;
+         * even slices are half 0's, odd half 1's. */
+        guint64 slice = (is_a ? col : row) / 16;
+        r->half_ok &= (int) (slice % 2) == half;
+        if (is_a)
+            r->rows_ok &= row >= 128 && row < 256;
+        for (int f = 0; f < 4; f++) {
+            GHashTable *t = is_a ? r->a_seen : r->b_seen;
+            gpointer key = GSIZE_TO_POINTER (addr + 4 * (guint64) f);
+            g_hash_table_insert (t, key, GINT_TO_POINTER (
+                GPOINTER_TO_INT (g_hash_table_lookup (t, key)) + 1));
+            *(is_a ? &r->a_floats : &r->b_floats) += 1;
+        }
+    }
+}
+
+/* Shared memory: As stages at 0 and 8192, Bs stages at 16384 and 32768
+ * (As declared first, 2 x 128 x 16 floats; Bs 2 x 16 x 256). */
+static int
+k11_stage (guint64 addr)
+{
+    if (addr < 16384)
+        return addr < 8192 ? 0 : 1;
+    return addr < 32768 ? 0 : 1;
+}
+
+Test (kern, sgemm11_block_accesses)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-11", 256, NULL);
+    K11Block r = { 0 };
+    r.a_seen = g_hash_table_new (NULL, NULL);
+    r.b_seen = g_hash_table_new (NULL, NULL);
+    r.half_ok = r.stage_ok = r.rows_ok = TRUE;
+    /* A[0][0]: block 0's warp 0 lane 0 first load (thread 0: aRow 0,
+     * aCol4 0, slice 0); B[0][0]: its first B load (bRow 0, bCol4 0). */
+    {
+        g_autoptr (InstrStream) s = kern_open_warp (k, 0, 0);
+        const Instr *in;
+        int n = 0;
+        while ((in = instr_stream_next (s)) != NULL && n < 5)
+            if (in->op == INSTR_LDG) {
+                if (n == 0)
+                    r.a_base = in->addr[0];
+                if (n == 4)   /* 4 A loads (128 x 16 / 128 threads / 4), then B */
+                    r.b_base = in->addr[0];
+                n++;
+            }
+    }
+    for (int w = 0; w < 8; w++) {
+        g_autoptr (InstrStream) s = kern_open_warp (k, 1, w);
+        const Instr *in;
+        int lds_in_iter = 0;
+        guint64 last_iter = G_MAXUINT64;
+        while ((in = instr_stream_next (s)) != NULL) {
+            int seg;
+            guint64 iter;
+            kgen_stream_position (s, &seg, &iter);
+            if (seg == KGEN_BODY && iter != last_iter) {
+                last_iter = iter;
+                lds_in_iter = 0;
+            }
+            if (in->op == INSTR_BAR)
+                r.bar[w]++;
+            else if (in->op == INSTR_LDG && seg != KGEN_EPILOGUE)
+                k11_global (&r, in, w);
+            else if (in->op == INSTR_STS)
+                for (int lane = 0; lane < 32; lane++)
+                    r.stage_ok &= k11_stage (in->addr[lane]) == w / 4;
+            else if (in->op == INSTR_LDS) {
+                /* Stage 0's 96 reads, then stage 1's. */
+                int stage = lds_in_iter++ < 96 ? 0 : 1;
+                for (int lane = 0; lane < 32; lane++)
+                    r.stage_ok &= k11_stage (in->addr[lane]) == stage;
+                r.lds_stage[stage]++;
+            }
+        }
+    }
+    for (int w = 0; w < 8; w++)
+        cr_expect_eq (r.bar[w], 1 + 2 * 8, "warp %d", w);
+    cr_expect (r.half_ok, "a half loaded the other half's slice");
+    cr_expect (r.stage_ok, "a shared access in the wrong stage");
+    cr_expect (r.rows_ok, "an A load outside the block's rows");
+    /* Every float of the block's A rows (128 x 256) and B columns (256
+     * x 256) loaded exactly once. */
+    cr_expect_eq (r.a_floats, 128 * 256);
+    cr_expect_eq (g_hash_table_size (r.a_seen), 128 * 256);
+    cr_expect_eq (r.b_floats, 256 * 256);
+    cr_expect_eq (g_hash_table_size (r.b_seen), 256 * 256);
+    /* 8 warps x 8 steps x 96 LDS.128 per stage. */
+    cr_expect_eq (r.lds_stage[0], 8 * 8 * 96);
+    cr_expect_eq (r.lds_stage[1], 8 * 8 * 96);
+    g_hash_table_destroy (r.a_seen);
+    g_hash_table_destroy (r.b_seen);
+}
+
+/* Lane addresses worked by hand from sgemm.cuh (A6000 setting, size
+ * 256, block 1: cRow 1, cCol 0). */
+Test (kern, sgemm11_lane_addresses)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-11", 256, NULL);
+    guint64 a_base = 0;
+    const Instr *in;
+    {
+        g_autoptr (InstrStream) s = kern_open_warp (k, 0, 0);
+        while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_LDG)
+            ;
+        a_base = in->addr[0];     /* A[0][0], as above */
+    }
+    /* Warp 5 (half 1) lane 3: thread 163, lt = 35, aRow = 35 / (16/4) =
+     * 8, aCol4 = 3; its first load is slice 1's A: A[128 + 8][16 + 12]. */
+    g_autoptr (InstrStream) s = kern_open_warp (k, 1, 5);
+    while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_LDG)
+        ;
+    cr_assert_eq (in->addr[3], a_base + ((128 + 8) * 256 + 16 + 12) * 4);
+    /* Its first shared stores: As stage 1, transposed, As[(aCol4 * 4 +
+     * i) * BM + aRow] for i = 0..3: 8192 + ((12 + i) * 128 + 8) * 4. */
+    for (int i = 0; i < 4; i++) {
+        while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_STS)
+            ;
+        cr_assert_eq (in->addr[3], 8192 + (guint64) ((12 + i) * 128 + 8) * 4,
+                      "component %d", i);
+    }
+    /* Warp 2 lane 5 in stage 1 of the first step, dot step 0: warpRow =
+     * 2 / (256/32) = 0, warpCol = 2, tRowW = 5 / (32/8) = 1, tColW =
+     * 5 % 4 = 1.  First As read As1[0 + tRowW * TM] = 8192 + 8 * 4;
+     * first Bs read Bs1[warpCol * WN + tColW * TN] = 32768 + 72 * 4.
+     * Each step reads 4 As float4 then 2 Bs float4; stage 0 has 96. */
+    g_autoptr (InstrStream) t = kern_open_warp (k, 1, 2);
+    int lds = 0;
+    while ((in = instr_stream_next (t)) != NULL) {
+        if (in->op != INSTR_LDS)
+            continue;
+        if (lds == 96)
+            cr_assert_eq (in->addr[5], 8192 + 8 * 4);
+        if (lds == 100) {
+            cr_assert_eq (in->addr[5], 32768 + 72 * 4);
+            break;
+        }
+        lds++;
+    }
+    cr_assert_eq (lds, 100);
+}
+
+/* K / BK odd: the loop's last step has no stage 1.  Size 96 with 32 x
+ * 32 x 32 tiles (2 warps of 16 x 32, TM = TN = 4: 16 results per
+ * thread): 3 slices, 2 steps.  Per warp 1 + 2 x 2 barriers; FFMAs 3
+ * slices x 32 k x 16 results, plus 16 in the epilogue; every float of
+ * the three slices loaded, none past K. */
+Test (kern, sgemm11_odd_slices)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    static const char *const params[] = { "BM=32", "BN=32", "BK=32", "WM=16",
+                                          "WN=32", "WNITER=1", "TM=4", "TN=4",
+                                          "THREADS=64", NULL };
+    g_autoptr (KernInstance) k = make_with (preset_spec (p), "sgemm-11", 96,
+                                            params);
+    cr_assert_eq (k->iterations, 2);
+    guint64 ops[INSTR_N_OPS], sectors;
+    count (k, ops, &sectors);
+    guint64 warps = kern_blocks (k) * 2;
+    cr_expect_eq (ops[INSTR_BAR], warps * 5);
+    cr_expect_eq (ops[INSTR_FFMA], warps * (3 * 32 * 16 + 16));
+    /* Loads: A 32 x 96 and B 96 x 32 floats per block, as float4 over
+     * 32 lanes, plus C's 16 float4 per thread in the epilogue (4 per
+     * lane: 4 warp loads per warp). */
+    cr_expect_eq (ops[INSTR_LDG],
+                  kern_blocks (k) * (2 * 32 * 96 / 4 / 32) + warps * 4);
 }
 
 /* Naive kernel at n: n^3/32 warp FFMAs and 2 n^3/32 warp loads in the
@@ -267,6 +568,13 @@ Test (kern, sgemm_rejects_untiled_sizes)
     cr_assert_null (k);
     cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM),
                "%s", error->message);
+    g_clear_error (&error);
+    /* Kernel 11's 128 x 256 tile does not divide 128. */
+    k = kern_instance_new (kern_find ("sgemm-11"), preset_spec (p), 128, NULL,
+                           &error);
+    cr_assert_null (k);
+    cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE),
+               "%s", error->message);
 }
 
 /* Parameter sets the models cannot follow are refused, not simulated
@@ -285,6 +593,11 @@ Test (kern, sgemm_rejects_what_the_model_cannot_follow)
         { "sgemm-3", "BM=64", NULL, NULL, "one tiling" },
         { "sgemm-10", "WNITER=16", "TN=8", NULL, "multiple of TN" },
         { "sgemm-10", "WN=256", "WNITER=16", "TN=16", "32 lanes" },
+        /* Kernel 11's halves: one warp has none to split; two warps
+         * whose half (32 threads) cannot cover a 256-column Bs row in
+         * float4s (64 of them). */
+        { "sgemm-11", "BN=32", "THREADS=32", NULL, "multiple of 64" },
+        { "sgemm-11", "WN=128", "THREADS=64", NULL, "THREADS/2" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
         g_autoptr (GError) error = NULL;
@@ -309,9 +622,11 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
     const GpuSpec *s = preset_spec (p);
-    for (int kernel = 1; kernel <= 10; kernel++) {
+    for (int kernel = 1; kernel <= 11; kernel++) {
         g_autofree char *id = g_strdup_printf ("sgemm-%d", kernel);
-        g_autoptr (KernInstance) k = make (s, id, 256, NULL);
+        /* Kernel 11 at 512: 8 blocks, 16 steps, windows shorter than
+         * the loop. */
+        g_autoptr (KernInstance) k = make (s, id, kernel == 11 ? 512 : 256, NULL);
         RunOptions exact = { -1, -1, RUN_EXACT }, sampled = { -1, -1, RUN_SAMPLED };
         RunResult re, rs;
         cr_assert (run_kernel (s, k, &exact, &re, &error));

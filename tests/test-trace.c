@@ -242,6 +242,10 @@ Test (trace, replayed_runs_count_what_the_models_count)
     check_same_run ("vecadd", 5000, NULL, RUN_EXACT);
     check_same_run ("pmpp-tiled", 64, NULL, RUN_EXACT);
     check_same_run ("sgemm-10", 128, NULL, RUN_EXACT);
+    /* Kernel 11's warps play different paths (their half's loads), and
+     * a sampling window ends with neither half loading. */
+    check_same_run ("sgemm-11", 256, NULL, RUN_EXACT);
+    check_same_run ("sgemm-11", 512, NULL, RUN_SAMPLED);
     /* pmpp at 128 with 8-wide tiles: 16 iterations, windows of fewer. */
     check_same_run ("pmpp-tiled", 128, "TILE_WIDTH=8", RUN_SAMPLED);
 }

@@ -18,7 +18,7 @@ extern const KernModel kern_loaduse_model;
 extern const KernModel kern_pmpp_model;
 extern const KernModel kern_sgemm1_model, kern_sgemm2_model, kern_sgemm3_model,
     kern_sgemm4_model, kern_sgemm5_model, kern_sgemm6_model, kern_sgemm7_model,
-    kern_sgemm8_model, kern_sgemm9_model, kern_sgemm10_model;
+    kern_sgemm8_model, kern_sgemm9_model, kern_sgemm10_model, kern_sgemm11_model;
 
 static const KernModel *const models[] = {
     &kern_vecadd_model,
@@ -36,6 +36,7 @@ static const KernModel *const models[] = {
     &kern_sgemm8_model,
     &kern_sgemm9_model,
     &kern_sgemm10_model,
+    &kern_sgemm11_model,
 };
 
 const KernModel *const *

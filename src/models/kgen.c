@@ -30,7 +30,7 @@ KOp *
 kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1, int s2)
 {
     KOp o = { (guint8) op, (guint8) dst, 1,
-              { (guint8) s0, (guint8) s1, (guint8) s2 }, 0, 0, 0 };
+              { (guint8) s0, (guint8) s1, (guint8) s2 }, 0, 0, 0, 0 };
     g_array_append_val (p->seg[segment], o);
     return &g_array_index (p->seg[segment], KOp, p->seg[segment]->len - 1);
 }
@@ -47,6 +47,14 @@ kgen_mem (KProgram *p, int segment, InstrOp op, int reg, int src, int width,
     o->addr = addr;
     o->arg = arg;
     return o;
+}
+
+void
+kgen_guard_from (KProgram *p, int segment, guint from, guint8 guard)
+{
+    g_assert (p->guard != NULL);
+    for (guint i = from; i < p->seg[segment]->len; i++)
+        g_array_index (p->seg[segment], KOp, i).guard = guard;
 }
 
 guint
@@ -97,19 +105,34 @@ advance (KStream *s)
     }
 }
 
+/* The next operation this warp plays, past those its guards skip;
+ * NULL at the end. */
+static const KOp *
+next_op (KStream *s)
+{
+    for (;;) {
+        if (!advance (s))
+            return NULL;
+        const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
+        if (o->guard == 0 ||
+            s->p->guard (s->p, s->warp, s->iter, o))
+            return o;
+    }
+}
+
 static const Instr *
 kstream_next (InstrStream *base)
 {
     KStream *s = (KStream *) base;
     if (s->done)
         return NULL;
-    if (!advance (s)) {
+    const KOp *o = next_op (s);
+    if (o == NULL) {
         s->done = TRUE;
         instr_init (&s->instr, INSTR_EXIT);
         s->instr.active = s->active;
         return &s->instr;
     }
-    const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
     Instr *in = &s->instr;
     instr_init (in, (InstrOp) o->op);
     in->dst = o->dst;

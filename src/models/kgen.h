@@ -8,6 +8,14 @@
  * addresses of memory operations come from the kernel's address
  * function, given the block, the warp, the iteration and the operation's
  * own argument.  The stream holds one instruction at a time.
+ *
+ * An operation may be guarded: a warp plays it only where the kernel's
+ * guard function says so, given the warp and the iteration.  That is
+ * code a warp branches around (kernel 11's two halves of the block load
+ * in turn, and neither loads in the last iteration); the branch itself
+ * is an operation of its own.  A stream cut to fewer iterations (a
+ * sampling window) plays the loop's first iterations as the whole loop
+ * would, as a trace of the whole launch replays them.
  */
 #ifndef SMSIM_MODELS_KGEN_H
 #define SMSIM_MODELS_KGEN_H
@@ -23,16 +31,21 @@ typedef struct {
     guint8 src[3];
     guint8 width;       /* bytes per lane, memory operations */
     guint8 addr;        /* the kernel's address function selector; 0: none */
+    guint8 guard;       /* the kernel's guard function selector; 0: always */
     gint32 arg;         /* its argument */
 } KOp;
 
 typedef struct KProgram KProgram;
 typedef void (*KAddrFn) (const KProgram *p, guint64 block, int warp,
                          guint64 iter, const KOp *op, Instr *out);
+/* Does 'warp' play the guarded 'op' in main-loop iteration 'iter'? */
+typedef gboolean (*KGuardFn) (const KProgram *p, int warp, guint64 iter,
+                              const KOp *op);
 
 struct KProgram {
     GArray *seg[KGEN_N_SEGMENTS];   /* of KOp */
     KAddrFn address;
+    KGuardFn guard;                 /* NULL when nothing is guarded */
     const KernInstance *k;          /* borrowed: the owner */
     void *user;                     /* the kernel's own data, borrowed */
 };
@@ -49,7 +62,11 @@ KOp *kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1,
 KOp *kgen_mem (KProgram *p, int segment, InstrOp op, int reg, int src,
                int width, guint8 addr, gint32 arg);
 
-/* Count the operations of 'op' in 'segment' (for tests and `trace info`). */
+/* Guard the operations of 'segment' from index 'from' to its end with
+ * selector 'guard' (the program's guard function must be set). */
+void kgen_guard_from (KProgram *p, int segment, guint from, guint8 guard);
+
+/* Count the operations of 'op' in 'segment', guarded or not. */
 guint kgen_count (const KProgram *p, int segment, InstrOp op);
 
 /* The stream of warp 'warp' of 'block'; 'active' is its lane mask; the
