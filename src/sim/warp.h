@@ -14,6 +14,11 @@
  * current state at 'at' and opens 'reason'.  Charges to one warp come in
  * non-decreasing cycle order, so per warp the states sum exactly to its
  * resident cycles.
+ *
+ * An observer (warp->observer, NULL by default) hears of each interval
+ * as it closes: [from, to) in 'reason', in cycle order, empty ones left
+ * out, so a warp's reported intervals tile its residency exactly.  The
+ * unobserved path pays one predictable branch per state change.
  */
 #ifndef SMSIM_SIM_WARP_H
 #define SMSIM_SIM_WARP_H
@@ -32,7 +37,18 @@ typedef struct {
     guint8 reg_long[WARP_N_REGS];       /* ... of which long scoreboard */
 } WarpCold;
 
+typedef struct Warp Warp;
+
+/* Told of each closed state interval [from, to) of warp 'w'. */
+typedef void (*WarpStateFn) (void *ctx, const Warp *w, StallReason reason,
+                             Cycle from, Cycle to);
+
 typedef struct {
+    WarpStateFn closed;
+    void *ctx;
+} WarpObserver;
+
+struct Warp {
     /* What the scheduler's scan reads. */
     StallReason blocked;        /* event-ended condition, or STALL_N */
     StallReason reason;         /* the state being charged */
@@ -56,8 +72,9 @@ typedef struct {
     guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
     guint8 sb_long;             /* counters raised by a long-scoreboard op */
     Cycle launched;
+    const WarpObserver *observer;   /* borrowed; NULL: nobody listens */
     guint64 cycles[STALL_N];
-} Warp;
+};
 
 /* A warp launched at 'now' with 'stream' (taken) and the scratch 'cold'
  * (borrowed); its first instruction is pulled. */
@@ -71,6 +88,10 @@ void warp_fetch (Warp *w);
  * scoreboard and the dependence counters. */
 void warp_evaluate (Warp *w);
 
+/* Tell the observer that the current state closes at 'at' (out of line:
+ * the inlined charge stays small). */
+void warp_report (const Warp *w, Cycle at);
+
 /* Close the current state at 'at' and open 'reason'. */
 static inline void
 warp_charge (Warp *w, StallReason reason, Cycle at)
@@ -78,6 +99,8 @@ warp_charge (Warp *w, StallReason reason, Cycle at)
     if (reason == w->reason)
         return;
     g_assert (at >= w->since);
+    if (G_UNLIKELY (w->observer != NULL))
+        warp_report (w, at);
     w->cycles[w->reason] += at - w->since;
     w->reason = reason;
     w->since = at;
