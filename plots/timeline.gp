@@ -1,36 +1,49 @@
-# Figure 9: warp timeline of one SM.  One row per warp slot; black ticks
-# are issues, coloured spans what the warp waited for between them
-# (named from its scoreboard and barrier, fig_timeline.c), thin grey
-# the rest (a busy pipe, another warp selected, a fixed latency).
-# CSV: slot,block,state,state_id,start,end.
-fig_w = 6.5; fig_h = 4.2; fig_caps = 'butt'
+# Figure 9: warp timeline of one SM.  One row per warp slot: the warp's
+# state every cycle as the SM charged it (Nsight Compute names,
+# fig_timeline.c).  Ticks are issues ('selected'); full-height bars the
+# waits on a result or the block (long and short scoreboard, barrier,
+# drain); half-height bars a warp held at issue (mio_throttle,
+# not_selected); a thin line the rest, grouped as 'other'.  Height and
+# lightness both tell the groups apart, so grayscale print works.
+# CSV: slot,block,state,group,start,end.
+fig_w = 6.5; fig_h = 4.6; fig_caps = 'butt'
 load stylefile
 
-# state_id: 0 issue, 1 long_scoreboard, 2 short_scoreboard, 3 barrier,
-# 4 other.  Lightness falls from issue to barrier for grayscale print.
-state_color(s) = s == 0 ? 0x000000 : s == 1 ? 0x0072B2 : s == 2 ? 0xF0E442 \
-    : s == 3 ? 0xE69F00 : 0xBBBBBB
-is(s) = column("state_id") == s
+# group: 0 selected, 1 long_scoreboard, 2 short_scoreboard, 3 barrier,
+# 4 mio_throttle, 5 not_selected, 6 drain, 7 other.
+# Grayscale (luma): blue 87, vermillion 119, purple 151, yellow 213 at
+# full height; green 106, orange 162 at half.
+array colour[8] = [c_black, c_blue, c_yellow, c_red, c_orange, c_green, \
+                   c_purple, c_grey]
+# Half the height of a bar, in rows.
+array half[8] = [0.45, 0.4, 0.4, 0.4, 0.2, 0.2, 0.4, 0.07]
+array name[8] = ['selected', 'long_scoreboard', 'short_scoreboard', \
+                 'barrier', 'mio_throttle', 'not_selected', 'drain', 'other']
+share(g) = g == 0 ? share_0 : g == 1 ? share_1 : g == 2 ? share_2 \
+    : g == 3 ? share_3 : g == 4 ? share_4 : g == 5 ? share_5 \
+    : g == 6 ? share_6 : share_7
+label(g) = sprintf('%s %.0f %%', name[g + 1], share(g))
+in(g) = column("group") == g ? column("slot") : NaN
 
-set title sprintf("Warp timeline of one SM of the %s: %s, %d x %d, %d blocks of %d threads\nwaits between issues: long scoreboard = for a global load, short = for a shared load", \
+set title sprintf("Warp timeline of one SM of the %s: %s, %d x %d, %d blocks of %d threads\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
     gpu, kernel, size, size, blocks, threads)
 set xlabel 'cycle'
 set ylabel sprintf('warp slot (%d warps per block)', threads / 32)
 set xrange [0:cycles * 1.01]
-set yrange [n_slots:-1]
+set yrange [n_slots - 0.5:-0.5]
 set ytics 0, 4 scale 0
 set grid noytics xtics
 set bmargin 6
-set key at screen 0.5, screen 0.01 center bottom horizontal maxrows 1 \
-    samplen 1.5 width 1
-row_lw = 6
-plot datafile using "start":(is(4) ? column("slot") : NaN):(column("end") - column("start")):(0) \
-        with vectors nohead dt 1 lw 1.5 lc rgb state_color(4) title 'other', \
-     '' using "start":(is(1) ? column("slot") : NaN):(column("end") - column("start")):(0) \
-        with vectors nohead dt 1 lw row_lw lc rgb state_color(1) title 'long scoreboard', \
-     '' using "start":(is(2) ? column("slot") : NaN):(column("end") - column("start")):(0) \
-        with vectors nohead dt 1 lw row_lw lc rgb state_color(2) title 'short scoreboard', \
-     '' using "start":(is(3) ? column("slot") : NaN):(column("end") - column("start")):(0) \
-        with vectors nohead dt 1 lw row_lw lc rgb state_color(3) title 'barrier', \
-     '' using "start":(is(0) ? column("slot") - 0.4 : NaN):(0):(0.8) \
-        with vectors nohead dt 1 lw 1 lc rgb state_color(0) title 'issue'
+set key at screen 0.5, screen 0.01 center bottom horizontal maxcols 4 maxrows 2 \
+    samplen 1.5 width -2
+set style fill solid 1.0 noborder
+# Key samples as thick as the bars they stand for.
+array key_lw[8] = [1, 9, 9, 9, 4, 4, 9, 1.5]
+# Bars first, issue ticks on top; the key in group order after them.
+plot for [g = 1:7] datafile \
+        using (0):(in(g)):"start":"end":(in(g) - half[g + 1]):(in(g) + half[g + 1]) \
+        with boxxyerror fc rgb colour[g + 1] notitle, \
+     datafile using "start":(in(0) - half[1]):(0):(2 * half[1]) \
+        with vectors nohead dt 1 lw 1 lc rgb colour[1] notitle, \
+     for [g = 0:7] keyentry with lines dt 1 lw key_lw[g + 1] \
+        lc rgb colour[g + 1] title label(g)

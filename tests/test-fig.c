@@ -303,31 +303,68 @@ Test (fig, roofline_and_stalls_count_what_they_must, .timeout = 300)
 /* ------------------------------------------------------------------ */
 /* Figure 9: the timeline                                              */
 
-Test (fig, timeline_issues_every_instruction)
+Test (fig, timeline_draws_the_sm_states)
 {
     FigOptions o = FIG_OPTIONS_INIT;
     g_auto (FigData) d = build ("timeline", &o);
-    /* PMPP 32 x 32, 16 x 16 tiles: 4 blocks of 8 warps.  Per warp
-     * (kern_pmpp.c): 10 prologue instructions; per phase 1 IMAD, 2 LDG,
-     * 2 STS, BAR, 16 x (LDS + FFMA), 4 LDS.128, 4 IADD3, 2 MOV, BAR,
-     * BRA = 50, two phases; 3 in the epilogue and EXIT: 114.  32 warps:
-     * 3648 issues. */
-    int issues = 0, barriers = 0;
+    /* PMPP 32 x 32, 16 x 16 tiles: 4 blocks of 8 warps, all resident at
+     * once (32 of the A6000's 48 warp slots), launched at cycle 0.  Per
+     * warp (kern_pmpp.c): 10 prologue instructions; per phase 1 IMAD,
+     * 2 LDG, 2 STS, BAR, 16 x (LDS + FFMA), 4 LDS.128, 4 IADD3, 2 MOV,
+     * BAR, BRA = 50, two phases; 3 in the epilogue and EXIT: 114.  Each
+     * issue is one 'selected' row of one cycle: 32 x 114 = 3648. */
+    static const char *const groups[] = {
+        "selected", "long_scoreboard", "short_scoreboard", "barrier",
+        "mio_throttle", "not_selected", "drain"
+    };
+    guint64 reached[32] = { 0 }, cycles[32] = { 0 };
+    int issues[32] = { 0 };
+    guint64 barrier = 0;
     g_auto (GStrv) lines = g_strsplit (d.csv->str, "\n", -1);
+    cr_assert_str_eq (lines[0], "slot,block,state,group,start,end");
     for (int i = 1; lines[i] != NULL && *lines[i]; i++) {
         g_auto (GStrv) f = g_strsplit (lines[i], ",", -1);
-        issues += strcmp (f[2], "issue") == 0;
-        barriers += strcmp (f[2], "barrier") == 0;
-        cr_assert_lt (g_ascii_strtoull (f[4], NULL, 10),
-                      g_ascii_strtoull (f[5], NULL, 10), "%s", lines[i]);
+        int slot = atoi (f[0]), group = atoi (f[3]);
+        guint64 start = g_ascii_strtoull (f[4], NULL, 10);
+        guint64 end = g_ascii_strtoull (f[5], NULL, 10);
+        cr_assert (slot >= 0 && slot < 32, "%s", lines[i]);
+        /* A warp's rows tile its residency: each starts where the last
+         * ended (the CSV lists a slot's rows in time order). */
+        cr_assert_eq (start, reached[slot], "%s: slot %d was at %"
+                      G_GUINT64_FORMAT, lines[i], slot, reached[slot]);
+        cr_assert_lt (start, end, "%s", lines[i]);
+        reached[slot] = end;
+        cycles[slot] += end - start;
+        /* Drawn apart: the seven states named; the rest is group 7. */
+        int want = 7;
+        for (int g = 0; g < (int) G_N_ELEMENTS (groups); g++)
+            if (strcmp (f[2], groups[g]) == 0)
+                want = g;
+        cr_assert_eq (group, want, "%s", lines[i]);
+        if (strcmp (f[2], "selected") == 0) {
+            cr_assert_eq (end - start, 1, "%s", lines[i]);
+            issues[slot]++;
+        }
+        barrier += strcmp (f[2], "barrier") == 0 ? end - start : 0;
     }
-    cr_assert_eq (issues, 3648);
-    /* Four barriers per warp: at most one gap after each BAR is named
-     * 'barrier' (the figure names a gap by the instruction before it, so
-     * even the last warp to arrive gets one if it waits a cycle), and
-     * some warps certainly wait: between 1 and 128. */
-    cr_assert (barriers > 0 && barriers <= 128, "%d barrier waits", barriers);
+    for (int slot = 0; slot < 32; slot++) {
+        cr_assert_eq (issues[slot], 114, "slot %d: %d issues", slot,
+                      issues[slot]);
+        cr_assert_eq (cycles[slot], reached[slot]);
+    }
+    /* Four barriers per warp, and the warps of a block do not all
+     * arrive in the same cycle. */
+    cr_assert_gt (barrier, 0);
     cr_assert_not_null (strstr (d.vars->str, "n_slots = 32"));
+    /* The legend's shares cover every warp cycle. */
+    double shares = 0;
+    for (int g = 0; g < 8; g++) {
+        g_autofree char *name = g_strdup_printf ("\nshare_%d = ", g);
+        const char *at = strstr (d.vars->str, name);
+        cr_assert_not_null (at, "no share_%d", g);
+        shares += g_ascii_strtod (at + strlen (name), NULL);
+    }
+    cr_assert_float_eq (shares, 100.0, 1e-6);
 }
 
 /* ------------------------------------------------------------------ */

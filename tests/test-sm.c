@@ -28,6 +28,7 @@ typedef struct {
     guint64 repeat;
     guint64 blocks;
     guint64 next;
+    gboolean unobserved;  /* run without the state hook */
 } Work;
 
 typedef struct {
@@ -37,13 +38,31 @@ typedef struct {
     Cycle at;
 } Issue;
 
+/* A closed state interval, as sm_set_state_hook reports it. */
+typedef struct {
+    int slot;
+    StallReason reason;
+    Cycle from, to;
+} State;
+
+#define MAX_SLOTS 64
+#define KEPT_STATES 64
+
 typedef struct {
     SimStats stats;
     guint64 events;
     Cycle end;
     GArray *issues;
     guint64 lifetimes;   /* sum over warps of retire - launch */
-    Cycle launched[64];
+    Cycle launched[MAX_SLOTS];
+    /* The state hook, checked against the warp hook as they come. */
+    gboolean watching;              /* the state hook is set */
+    gboolean live[MAX_SLOTS];
+    guint64 block_of[MAX_SLOTS];
+    Cycle reported_to[MAX_SLOTS];   /* where the slot's last interval ended */
+    guint64 state_cycles[STALL_N];  /* the intervals summed by reason */
+    guint64 n_states;
+    State kept[KEPT_STATES];        /* the first ones, in report order */
 } Run;
 
 static Work *
@@ -96,11 +115,47 @@ lifetime (void *ctx, int sm, int slot, guint64 block, gboolean retired,
 {
     Run *r = ctx;
     (void) sm;
-    (void) block;
-    if (retired)
+    cr_assert_lt (slot, MAX_SLOTS);
+    if (retired) {
         r->lifetimes += now - r->launched[slot];
-    else
+        /* The warp's last interval closed at its retirement, not before. */
+        cr_assert (r->live[slot]);
+        cr_assert (!r->watching || r->reported_to[slot] == now, "slot %d retires at %"
+                      G_GUINT64_FORMAT ", its intervals end at %"
+                      G_GUINT64_FORMAT, slot, now, r->reported_to[slot]);
+        r->live[slot] = FALSE;
+    } else {
+        cr_assert (!r->live[slot]);
         r->launched[slot] = now;
+        r->live[slot] = TRUE;
+        r->block_of[slot] = block;
+        r->reported_to[slot] = now;
+    }
+}
+
+/* Each interval of a warp starts where its last one (or its launch)
+ * ended, is not empty, and names the warp's block. */
+static void
+state (void *ctx, int sm, int slot, guint64 block, StallReason reason,
+       Cycle from, Cycle to)
+{
+    Run *r = ctx;
+    (void) sm;
+    cr_assert_lt (slot, MAX_SLOTS);
+    cr_assert (r->live[slot], "slot %d reports a state while not resident",
+               slot);
+    cr_assert_eq (block, r->block_of[slot]);
+    cr_assert_eq (from, r->reported_to[slot], "slot %d: an interval from %"
+                  G_GUINT64_FORMAT " after one ending at %" G_GUINT64_FORMAT,
+                  slot, from, r->reported_to[slot]);
+    cr_assert_gt (to, from, "slot %d: an empty interval at %" G_GUINT64_FORMAT,
+                  slot, from);
+    cr_assert_lt ((unsigned) reason, STALL_N);
+    r->reported_to[slot] = to;
+    r->state_cycles[reason] += to - from;
+    if (r->n_states < KEPT_STATES)
+        r->kept[r->n_states] = (State) { slot, reason, from, to };
+    r->n_states++;
 }
 
 /* Run 'work' on one SM of 'gpu' (with 'sets'), 'threads' per block,
@@ -120,11 +175,21 @@ run (const char *gpu, const char *const *sets, Work *work, int threads,
     out->issues = g_array_new (FALSE, FALSE, sizeof (Issue));
     sm_set_issue_hook (sm, record, out->issues);
     sm_set_warp_hook (sm, lifetime, out);
+    out->watching = !work->unobserved;
+    if (out->watching)
+        sm_set_state_hook (sm, state, out);
     work->next = 0;
     sm_start (sm, 0);
     evq_run (q);
     cr_assert (sm_done (sm));
     out->stats = *sm_stats (sm);
+    /* Every run: the reported intervals add up, reason by reason, to
+     * what the warps charged (warp.c, an independent sum). */
+    for (int k = 0; k < STALL_N && !work->unobserved; k++)
+        cr_assert_eq (out->state_cycles[k], out->stats.warp_cycles[k],
+                      "%s: intervals sum to %" G_GUINT64_FORMAT ", the "
+                      "stats say %" G_GUINT64_FORMAT, stats_stall_name (k),
+                      out->state_cycles[k], out->stats.warp_cycles[k]);
     out->events = evq_processed (q);
     out->end = evq_now (q);
 }
@@ -437,6 +502,131 @@ Test (sm, stall_totals_balance)
     cr_assert_gt (r.stats.warp_cycles[STALL_DRAIN], 0);
     g_array_free (r.issues, TRUE);
     g_free (w);
+}
+
+/* The state hook's intervals (checked as they come by state() and
+ * lifetime(): contiguous per warp from launch to retirement, none empty)
+ * sum to the warps' lifetimes, and by reason to the stats (run()); here
+ * on a kernel with every kind of wait, throttles included, and warp
+ * slots reused by later blocks. */
+Test (sm, state_intervals_tile_residency)
+{
+    Work *w = work_new (2, 20, 6);
+    Run r;
+    add (w, 0, INSTR_LDG, 4, 2, NR, NR);
+    add (w, 0, INSTR_LDG, 10, 2, NR, NR);
+    add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
+    add (w, 0, INSTR_STS, NR, 5, 6, NR);
+    add (w, 0, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 0, INSTR_LDS, 8, 6, NR, NR);
+    add (w, 0, INSTR_FFMA, 9, 8, 8, 9);
+    add (w, 0, INSTR_BRA, NR, NR, NR, NR);
+    add (w, 1, INSTR_IMAD, 3, 3, 1, 3);
+    add (w, 1, INSTR_STS, NR, 3, 6, NR);
+    add (w, 1, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 1, INSTR_MUFU, 7, 3, NR, NR);
+    add (w, 1, INSTR_FFMA, 11, 7, 7, 11);
+    add (w, 1, INSTR_STG, NR, 7, 2, NR);
+    /* 3 blocks of 512 threads resident out of 6: slots are reused. */
+    run ("a6000", NULL, w, 512, 3, 300, 23, &r);
+    cr_assert_eq (r.stats.blocks_done, 6);
+    guint64 sum = 0;
+    for (int k = 0; k < STALL_N; k++)
+        sum += r.state_cycles[k];
+    cr_assert_eq (sum, r.lifetimes, "intervals sum to %" G_GUINT64_FORMAT
+                  ", lifetimes to %" G_GUINT64_FORMAT, sum, r.lifetimes);
+    cr_assert_eq (sum, r.stats.resident_warp_cycles);
+    /* Not vacuous: the waits of this kernel are all there. */
+    const StallReason seen[] = {
+        STALL_SELECTED, STALL_NOT_SELECTED, STALL_WAIT,
+        STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD, STALL_BARRIER,
+        STALL_BRANCH, STALL_DRAIN
+    };
+    for (guint k = 0; k < G_N_ELEMENTS (seen); k++)
+        cr_assert_gt (r.state_cycles[seen[k]], 0, "no %s",
+                      stats_stall_name (seen[k]));
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* One warp, a chain through each kind of wait, every interval derived
+ * by hand.  a100 preset: FFMA latency 4, MUFU 20 (sfu_latency_cycles),
+ * branch_cycles 5; global memory 100 cycles (the stand-in).
+ *   i0 LDG  R4 <- [R2]         issues at 0
+ *   i1 FFMA R5 = R4 R4 R5      R4 returns at 100: long_scoreboard 1..100
+ *   i2 MUFU R7 = f(R5)         R5 ready at 104: wait 101..104
+ *   i3 FFMA R8 = R7 R7 R8      R7 returns at 124: short_scoreboard 105..124
+ *   i4 BRA                     ready at once: issues at 125
+ *   i5 EXIT                    branch resolves at 130: branch 126..130
+ * and the warp retires at 131 (no load in flight).  i3's and i4's
+ * 'selected' cycles are two intervals: the zero-length 'wait' at 125
+ * between them is not reported. */
+Test (sm, state_intervals_by_hand)
+{
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    add (w, 0, INSTR_LDG, 4, 2, NR, NR);
+    add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
+    add (w, 0, INSTR_MUFU, 7, 5, NR, NR);
+    add (w, 0, INSTR_FFMA, 8, 7, 7, 8);
+    add (w, 0, INSTR_BRA, NR, NR, NR, NR);
+    run ("a100", NULL, w, 32, 1, 100, 23, &r);
+    const State want[] = {
+        { 0, STALL_SELECTED, 0, 1 },
+        { 0, STALL_LONG_SCOREBOARD, 1, 100 },
+        { 0, STALL_SELECTED, 100, 101 },
+        { 0, STALL_WAIT, 101, 104 },
+        { 0, STALL_SELECTED, 104, 105 },
+        { 0, STALL_SHORT_SCOREBOARD, 105, 124 },
+        { 0, STALL_SELECTED, 124, 125 },
+        { 0, STALL_SELECTED, 125, 126 },
+        { 0, STALL_BRANCH, 126, 130 },
+        { 0, STALL_SELECTED, 130, 131 },
+    };
+    for (guint k = 0; k < MIN (r.n_states, G_N_ELEMENTS (want)); k++) {
+        const State *g = &r.kept[k];
+        cr_expect (g->slot == want[k].slot && g->reason == want[k].reason &&
+                   g->from == want[k].from && g->to == want[k].to,
+                   "interval %u: slot %d %s [%" G_GUINT64_FORMAT ", %"
+                   G_GUINT64_FORMAT "), expected %s [%" G_GUINT64_FORMAT ", %"
+                   G_GUINT64_FORMAT ")", k, g->slot,
+                   stats_stall_name (g->reason), g->from, g->to,
+                   stats_stall_name (want[k].reason), want[k].from,
+                   want[k].to);
+    }
+    cr_assert_eq (r.n_states, G_N_ELEMENTS (want));
+    cr_assert_eq (r.stats.cycles, 131);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* Watching changes nothing: the same run with and without the state
+ * hook issues the same instructions at the same cycles and counts the
+ * same. */
+Test (sm, state_hook_changes_nothing)
+{
+    Run a, b;
+    for (int i = 0; i < 2; i++) {
+        Work *w = work_new (2, 30, 5);
+        w->unobserved = i == 1;
+        add (w, 0, INSTR_LDG, 4, 2, NR, NR);
+        add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
+        add (w, 0, INSTR_BAR, NR, NR, NR, NR);
+        add (w, 1, INSTR_LDS, 4, 2, NR, NR);
+        add (w, 1, INSTR_MUFU, 5, 4, NR, NR);
+        add (w, 1, INSTR_BAR, NR, NR, NR, NR);
+        run ("a6000", NULL, w, 512, 3, 200, 23, i == 0 ? &a : &b);
+        g_free (w);
+    }
+    cr_assert_gt (a.n_states, 0);
+    cr_assert_eq (b.n_states, 0);
+    cr_assert_eq (memcmp (&a.stats, &b.stats, sizeof a.stats), 0);
+    cr_assert_eq (a.issues->len, b.issues->len);
+    cr_assert_eq (memcmp (a.issues->data, b.issues->data,
+                          a.issues->len * sizeof (Issue)), 0);
+    cr_assert_eq (a.events, b.events);
+    g_array_free (a.issues, TRUE);
+    g_array_free (b.issues, TRUE);
 }
 
 /* Same inputs, same bytes out. */

@@ -4,19 +4,18 @@
  * blocks of eight warps, two phases each).  Every block goes to the one
  * SM, on an L2 and DRAM of its own.
  *
- * The SM reports issues and warp launches and retirements (sm.h's
- * hooks), not its stall states, so the gaps between a warp's issues are
- * named from what the warp was waiting for, the way its scoreboard
- * decides (warp.c):
- *   barrier           the instruction before the gap was BAR.SYNC;
- *   long_scoreboard   the instruction after it reads or overwrites a
- *                     register a global load has not yet delivered to
- *                     any reader;
- *   short_scoreboard  ... a shared-memory load or MUFU result;
- *   other             none of these: a busy pipe or queue, another
- *                     warp selected, a fixed-latency dependence.
- * A register counts as delivered once an instruction that reads it has
- * issued (it could only issue with the value there).
+ * Each warp's row is its state every cycle as the SM charged it (sm.h's
+ * state hook): the Nsight Compute names of stats.h, the same intervals
+ * that sum to the run's stall breakdown.  Consecutive intervals of one
+ * warp in the same state are joined, except 'selected', which stays one
+ * row per issue.  Eleven states are too many to tell apart in
+ * grayscale, so the figure draws seven and groups the four that are
+ * short or rare in a tiled kernel (wait, math_pipe_throttle,
+ * lg_throttle, branch_resolving) as 'other'; the legend gives every
+ * group's share of the warp cycles, so a large 'other' shows.
+ *
+ * CSV: slot,block,state,group,start,end -- 'state' the Nsight name,
+ * 'group' the figure's (the G_ enum below, the order of the legend).
  */
 #include "config.h"
 
@@ -26,112 +25,77 @@
 
 extern const FigDef fig_timeline_def;
 
-enum { ST_ISSUE, ST_LONG, ST_SHORT, ST_BARRIER, ST_OTHER, N_STATES };
-
-static const char *const state_names[N_STATES] = {
-    "issue", "long_scoreboard", "short_scoreboard", "barrier", "other"
+/* What the figure draws apart; the rest is G_OTHER. */
+enum {
+    G_SELECTED, G_LONG, G_SHORT, G_BARRIER, G_MIO, G_NOT_SELECTED, G_DRAIN,
+    G_OTHER, N_GROUPS
 };
+
+static int
+group_of (StallReason r)
+{
+    switch (r) {
+    case STALL_SELECTED: return G_SELECTED;
+    case STALL_LONG_SCOREBOARD: return G_LONG;
+    case STALL_SHORT_SCOREBOARD: return G_SHORT;
+    case STALL_BARRIER: return G_BARRIER;
+    case STALL_MIO_THROTTLE: return G_MIO;
+    case STALL_NOT_SELECTED: return G_NOT_SELECTED;
+    case STALL_DRAIN: return G_DRAIN;
+    default: return G_OTHER;
+    }
+}
 
 /* A bigger launch would make an unreadable figure and a huge CSV. */
 #define MAX_ISSUES 400000
 
+/* A warp slot's latest interval, held back to join the next one. */
 typedef struct {
-    gboolean live;
+    gboolean open;
     guint64 block;
-    Cycle last;              /* cycle after the last issue (or launch) */
-    int last_op;             /* INSTR_N_OPS before the first issue */
-    guint8 pending[256];     /* ST_LONG / ST_SHORT: a load not yet read */
-} TlWarp;
+    StallReason reason;
+    Cycle from, to;
+} Span;
 
 typedef struct {
     const KernInstance *k;
     guint64 next_block;
-    TlWarp *warps;           /* by warp slot */
+    Span *spans;             /* by warp slot */
     GString *csv;
     guint64 issues;
+    guint64 group_cycles[N_GROUPS];
     Cycle end;
     int rows;                /* warp slots used */
 } Timeline;
 
 static void
-segment (Timeline *t, int slot, int state, Cycle from, Cycle to)
+emit (Timeline *t, int slot, const Span *s)
 {
-    if (to <= from)
-        return;
     g_string_append_printf (t->csv, "%d,%" G_GUINT64_FORMAT ",%s,%d,%"
                             G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT "\n", slot,
-                            t->warps[slot].block, state_names[state], state,
-                            from, to);
+                            s->block, stats_stall_name (s->reason),
+                            group_of (s->reason), s->from, s->to);
+}
+
+static void
+on_state (void *ctx, int sm, int slot, guint64 block, StallReason reason,
+          Cycle from, Cycle to)
+{
+    Timeline *t = ctx;
+    Span *s = &t->spans[slot];
+    (void) sm;
+    t->group_cycles[group_of (reason)] += to - from;
+    t->issues += reason == STALL_SELECTED ? to - from : 0;
     t->end = MAX (t->end, to);
     t->rows = MAX (t->rows, slot + 1);
-}
-
-/* A wait on global memory outranks one on shared memory. */
-static int
-reg_wait (const TlWarp *w, int reg, int state)
-{
-    if (reg == INSTR_NO_REG || w->pending[reg] == 0 || state == ST_LONG)
-        return state;
-    return w->pending[reg];
-}
-
-/* What the warp waited for before issuing 'in'. */
-static int
-gap_state (const TlWarp *w, const Instr *in)
-{
-    int state = ST_OTHER;
-    if (w->last_op == INSTR_BAR)
-        return ST_BARRIER;
-    for (int k = 0; k < 3; k++)
-        state = reg_wait (w, in->src[k], state);
-    for (int k = 0; in->dst != INSTR_NO_REG && k < in->n_dst; k++)
-        state = reg_wait (w, in->dst + k, state);
-    return state;
-}
-
-static void
-note_registers (TlWarp *w, const Instr *in)
-{
-    InstrLatency lat = instr_info ((InstrOp) in->op)->latency;
-    for (int k = 0; k < 3; k++)
-        if (in->src[k] != INSTR_NO_REG)
-            w->pending[in->src[k]] = 0;
-    for (int k = 0; in->dst != INSTR_NO_REG && k < in->n_dst &&
-                    in->dst + k < INSTR_NO_REG; k++)
-        w->pending[in->dst + k] = lat == LAT_GLOBAL ? ST_LONG
-                                  : lat == LAT_SHARED || lat == LAT_XU
-                                      ? ST_SHORT : 0;
-}
-
-static void
-on_issue (void *ctx, int sm, int sp, int slot, guint64 block,
-          const Instr *in, Cycle now)
-{
-    Timeline *t = ctx;
-    TlWarp *w = &t->warps[slot];
-    (void) sm;
-    (void) sp;
-    (void) block;
-    segment (t, slot, gap_state (w, in), w->last, now);
-    segment (t, slot, ST_ISSUE, now, now + 1);
-    note_registers (w, in);
-    w->last = now + 1;
-    w->last_op = in->op;
-    t->issues++;
-}
-
-static void
-on_warp (void *ctx, int sm, int slot, guint64 block, gboolean retired,
-         Cycle now)
-{
-    Timeline *t = ctx;
-    TlWarp *w = &t->warps[slot];
-    (void) sm;
-    if (retired) {
-        w->live = FALSE;
+    if (s->open && s->reason == reason && reason != STALL_SELECTED &&
+        s->block == block && s->to == from) {
+        s->to = to;
         return;
     }
-    *w = (TlWarp) { TRUE, block, now, INSTR_N_OPS, { 0 } };
+    if (s->open)
+        emit (t, slot, s);
+    *s = (Span) { TRUE, block, reason, from, to };
 }
 
 static gboolean
@@ -161,10 +125,12 @@ simulate (const GpuSpec *s, const KernInstance *k, const OccResult *occ,
     g_autoptr (EvqQueue) q = evq_new ();
     MemSys *mem = memhier_new (s, q, 1, (guint64) MAX (occ->l1_bytes, 0));
     g_autoptr (Sm) sm = sm_new (s, 0, q, mem, &work);
-    sm_set_issue_hook (sm, on_issue, t);
-    sm_set_warp_hook (sm, on_warp, t);
+    sm_set_state_hook (sm, on_state, t);
     sm_start (sm, 0);
     evq_run (q);
+    for (int slot = 0; slot < t->rows; slot++)
+        if (t->spans[slot].open)
+            emit (t, slot, &t->spans[slot]);
     g_clear_pointer (&sm, sm_free);
     mem_free (mem);
 }
@@ -182,6 +148,20 @@ timeline_kernel (const FigOptions *o, const GpuSpec *s, GError **error)
     }
     const char *const *params = o->params || o->kernel ? o->params : tile16;
     return kern_instance_new (m, s, o->size > 0 ? o->size : 32, params, error);
+}
+
+/* Each group's share of the warp cycles, in percent (share_0 ..). */
+static void
+add_shares (FigData *d, const Timeline *t)
+{
+    guint64 total = 0;
+    for (int g = 0; g < N_GROUPS; g++)
+        total += t->group_cycles[g];
+    for (int g = 0; g < N_GROUPS; g++) {
+        g_autofree char *name = g_strdup_printf ("share_%d", g);
+        fig_var_num (d, name, total ? 100.0 * (double) t->group_cycles[g] /
+                                          (double) total : 0);
+    }
 }
 
 static gboolean
@@ -205,9 +185,9 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     if (!occ_check (s, &l, &occ, error))
         return FALSE;
     int n_slots = s->sm.max_threads / s->device.warp_size;
-    g_autofree TlWarp *warps = g_new0 (TlWarp, n_slots);
-    Timeline t = { k, 0, warps, d->csv, 0, 0, 0 };
-    g_string_append (d->csv, "slot,block,state,state_id,start,end\n");
+    g_autofree Span *spans = g_new0 (Span, n_slots);
+    Timeline t = { .k = k, .spans = spans, .csv = d->csv };
+    g_string_append (d->csv, "slot,block,state,group,start,end\n");
     simulate (s, k, &occ, &t);
     if (t.issues > MAX_ISSUES) {
         g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_OPTION,
@@ -224,13 +204,14 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     fig_var_num (d, "blocks", (double) kern_blocks (k));
     fig_var_num (d, "cycles", (double) t.end);
     fig_var_num (d, "n_slots", t.rows);
+    add_shares (d, &t);
     return TRUE;
 }
 
 const FigDef fig_timeline_def = {
     "timeline", 9,
-    "warp timeline of one SM running a small tiled matmul: issue, "
-    "scoreboard and barrier waits per warp",
+    "warp timeline of one SM running a small tiled matmul: each warp's "
+    "state every cycle, by Nsight Compute stall reason",
     "a6000", "--gpu --kernel (pmpp-tiled) --size (32) --param (TILE_WIDTH=16)",
     timeline_build
 };

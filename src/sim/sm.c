@@ -59,6 +59,9 @@ struct Sm {
     void *hook_ctx;
     SmWarpHook warp_hook;
     void *warp_hook_ctx;
+    SmStateHook state_hook;
+    void *state_hook_ctx;
+    WarpObserver observer; /* what its warps point to while state_hook is set */
 };
 
 /* A memory request's cookie: which warp, which registers, which counter. */
@@ -489,6 +492,7 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     w->sp = slot % sm->n_sp;
     w->block = block;
     w->age = sm->next_age++;
+    w->observer = sm->state_hook != NULL ? &sm->observer : NULL;
     sm->slot_used[slot] = TRUE;
     b->slots[k] = slot;
     Sp *sp = &sm->sp[w->sp];
@@ -611,6 +615,27 @@ sm_set_warp_hook (Sm *sm, SmWarpHook hook, void *ctx)
 {
     sm->warp_hook = hook;
     sm->warp_hook_ctx = ctx;
+}
+
+/* A warp's closed state, passed on with the SM's names for it. */
+static void
+state_closed (void *ctx, const Warp *w, StallReason reason, Cycle from,
+              Cycle to)
+{
+    Sm *sm = ctx;
+    sm->state_hook (sm->state_hook_ctx, sm->id, w->slot,
+                    sm->blocks[w->block].id, reason, from, to);
+}
+
+void
+sm_set_state_hook (Sm *sm, SmStateHook hook, void *ctx)
+{
+    sm->state_hook = hook;
+    sm->state_hook_ctx = ctx;
+    sm->observer = (WarpObserver) { state_closed, sm };
+    for (int s = 0; s < sm->n_slots; s++)
+        if (sm->slot_used[s])
+            sm->warps[s].observer = hook != NULL ? &sm->observer : NULL;
 }
 
 gboolean

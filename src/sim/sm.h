@@ -43,6 +43,18 @@ typedef void (*SmIssueHook) (void *ctx, int sm, int sp, int warp_slot,
 typedef void (*SmWarpHook) (void *ctx, int sm, int warp_slot, guint64 block,
                             gboolean retired, Cycle now);
 
+/* Observer of warp states: each closed state interval [from, to) of
+ * the warp in slot 'warp_slot' (of block 'block'), in Nsight Compute's
+ * terms (stats.h).  Per warp the intervals come in cycle order, each
+ * starting where the last ended, none empty, from its launch to its
+ * retirement: they sum to its resident cycles, and over all warps to
+ * sm_stats()'s warp_cycles by reason.  Consecutive intervals may carry
+ * the same reason (a zero-length state between them is left out).  It
+ * must not change the SM.  Without one, the SM pays one well-predicted
+ * branch per state change. */
+typedef void (*SmStateHook) (void *ctx, int sm, int warp_slot, guint64 block,
+                             StallReason reason, Cycle from, Cycle to);
+
 typedef struct Sm Sm;
 
 /* 'spec' must be a timing preset; 'q', 'mem' and 'work' are borrowed
@@ -54,6 +66,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Sm, sm_free)
 
 void sm_set_issue_hook (Sm *sm, SmIssueHook hook, void *ctx);
 void sm_set_warp_hook (Sm *sm, SmWarpHook hook, void *ctx);
+/* Set before sm_start() to hear of every interval; set later, resident
+ * warps report from their current state on.  NULL stops the reports. */
+void sm_set_state_hook (Sm *sm, SmStateHook hook, void *ctx);
 
 /* Make blocks resident at 'now' until the slots or the blocks run out. */
 void sm_start (Sm *sm, Cycle now);

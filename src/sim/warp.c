@@ -101,8 +101,18 @@ warp_evaluate (Warp *w)
 }
 
 void
+warp_report (const Warp *w, Cycle at)
+{
+    if (at > w->since)
+        w->observer->closed (w->observer->ctx, w, w->reason, w->since, at);
+}
+
+void
 warp_finish (Warp *w, Cycle at, SimStats *stats)
 {
+    g_assert (at >= w->since);
+    if (G_UNLIKELY (w->observer != NULL))
+        warp_report (w, at);
     w->cycles[w->reason] += at - w->since;
     w->since = at;
     for (int r = 0; r < STALL_N; r++) {
