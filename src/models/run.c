@@ -114,18 +114,41 @@ extrapolate (Sample *total, const Sample *lo, const Sample *hi, double n)
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
- * matmul; a launch small enough to run whole is run whole. */
-#define SAMPLE_ABOVE_WARP_ITERATIONS 1000000
+ * matmul; a launch small enough to run whole is run whole.  "Small" is
+ * in warp instructions, what the simulation's time goes by: an exact
+ * run of 20 million takes a few seconds. */
+#define SAMPLE_ABOVE_WARP_INSTRUCTIONS 20000000.0
+
+static guint64
+count_instructions (const KernInstance *k, guint64 iterations)
+{
+    g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, iterations);
+    guint64 n = 0;
+    while (instr_stream_next (s) != NULL)
+        n++;
+    return n;
+}
+
+/* The launch's warp instructions, from block 0's first warp: its
+ * stream with one and with two iterations gives the cost outside the
+ * loop and per iteration. */
+static double
+estimate_instructions (const KernInstance *k, guint64 blocks)
+{
+    double one = (double) count_instructions (k, 1);
+    double two = (double) count_instructions (k, 2);
+    double per_warp = one + (two - one) * (double) (k->iterations - 1);
+    return per_warp * (double) blocks * (double) kern_warps (k);
+}
 
 static gboolean
 should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 {
-    guint64 warps = blocks * (guint64) kern_warps (k);
     if (o->mode == RUN_EXACT || k->iterations < 4)
         return FALSE;
     if (o->mode == RUN_SAMPLED)
         return TRUE;
-    return warps * k->iterations > SAMPLE_ABOVE_WARP_ITERATIONS;
+    return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
 /* Waves: the first wave starts on an idle GPU; its windows give the
