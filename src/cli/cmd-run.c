@@ -48,7 +48,8 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
 
 static const char description[] =
     "Runs every SM of the GPU on shared L2 and DRAM.  A launch of more than\n"
-    "a million warp-iterations of main loop is sampled: the first wave is\n"
+    "20 million warp instructions (estimated from its first warp) is\n"
+    "sampled: the first wave is\n"
     "simulated on the whole GPU for windows of 2, 4, 8 ... main-loop\n"
     "iterations until the cost of one more iteration settles within 1 %\n"
     "(or the window reaches 32); each later wave adds what a second wave\n"

@@ -22,7 +22,7 @@
 #include "sim/stats.h"
 
 typedef enum {
-    RUN_AUTO,           /* sample launches of over 10^6 warp-iterations */
+    RUN_AUTO,           /* sample launches of over 2x10^7 warp instructions */
     RUN_EXACT,          /* every instruction of every warp */
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;
