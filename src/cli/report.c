@@ -42,6 +42,8 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             "L1 hit rate          %.1f %%\n"
                             "L2 hit rate          %.1f %%\n"
                             "DRAM traffic         %" G_GUINT64_FORMAT " B\n"
+                            "bandwidth            L1 %.1f, L2 %.1f, DRAM "
+                            "%.1f GB/s\n"
                             "shared-memory bank conflicts  %" G_GUINT64_FORMAT
                             " extra wavefronts\n",
                             r->cycles, r->time_ms, r->gflops,
@@ -51,6 +53,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             r->achieved_occupancy_pct,
                             r->stats.warp_instructions, 100 * r->l1_hit_rate,
                             100 * r->l2_hit_rate, r->dram_bytes,
+                            r->l1_gbs, r->l2_gbs, r->dram_gbs,
                             r->mem.smem_conflicts);
     char limit[256];
     run_limiter (s, r, limit, sizeof limit);
@@ -107,6 +110,9 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_double (b, "l1_hit_rate", r->l1_hit_rate);
     member_double (b, "l2_hit_rate", r->l2_hit_rate);
     member_int (b, "dram_bytes", (gint64) r->dram_bytes);
+    member_double (b, "l1_gbs", r->l1_gbs);
+    member_double (b, "l2_gbs", r->l2_gbs);
+    member_double (b, "dram_gbs", r->dram_gbs);
     member_int (b, "smem_bank_conflicts", (gint64) r->mem.smem_conflicts);
     char limit[256];
     run_limiter (s, r, limit, sizeof limit);

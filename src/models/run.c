@@ -222,6 +222,11 @@ figures (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                          ? (double) m->l2_hit_sectors / (double) m->l2_sectors
                          : 0;
     r->dram_bytes = m->dram_read_bytes + m->dram_write_bytes;
+    double per_s = r->time_ms > 0 ? 1.0 / (r->time_ms * 1e-3) / 1e9 : 0;
+    double sector = spec->mem.l1_sector_bytes;
+    r->l1_gbs = (double) (m->load_sectors + m->store_sectors) * sector * per_s;
+    r->l2_gbs = (double) m->l2_sectors * sector * per_s;
+    r->dram_gbs = (double) r->dram_bytes * per_s;
 }
 
 gboolean

@@ -46,6 +46,12 @@ typedef struct {
     double l1_hit_rate;          /* of global load sectors */
     double l2_hit_rate;
     guint64 dram_bytes;
+    /* Achieved bandwidth per level, GB/s over the whole run: global
+     * sectors through L1 (loads and stores), sectors L2 served, DRAM
+     * reads and write-backs. */
+    double l1_gbs;
+    double l2_gbs;
+    double dram_gbs;
     SimStats stats;
     MemStats mem;
     guint64 events;

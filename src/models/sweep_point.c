@@ -215,7 +215,7 @@ run_columns (void)
             g_string_append_printf (s, ",stalls.%s",
                                     stats_stall_name ((StallReason) i));
         g_string_append (s, ",l1_hit_rate,l2_hit_rate,dram_bytes,"
-                            "smem_bank_conflicts,limiter,sampled,"
+                            "l1_gbs,l2_gbs,dram_gbs,smem_bank_conflicts,limiter,sampled,"
                             "window_iterations,waves,error");
         columns = g_string_free (s, FALSE);
         g_once_init_leave (&once, 1);
@@ -238,6 +238,9 @@ run_fields (const GpuSpec *spec, const RunResult *r, GString *row)
     add_double (row, r->l1_hit_rate);
     add_double (row, r->l2_hit_rate);
     add_uint (row, r->dram_bytes);
+    add_double (row, r->l1_gbs);
+    add_double (row, r->l2_gbs);
+    add_double (row, r->dram_gbs);
     add_uint (row, r->mem.smem_conflicts);
     run_limiter (spec, r, limit, sizeof limit);
     add_text (row, limit);

@@ -18,6 +18,20 @@ done
 # compiled: 2 MOV, 4 IMAD, ISETP, 2 LDG, FADD, STG) 11 instructions
 # plus EXIT: 2048 x 12 = 24576.
 contains "$work/j" '"warp_instructions" : 24576'
+# Achieved bandwidth per level, times the run's time, gives back the
+# bytes vecadd moves: 2 x 65536 floats loaded and 65536 stored through
+# L1 and L2 (each element is touched once: no hits), 786432 B; DRAM
+# reads the 524288 B of inputs once, the 262144 B of output stay dirty
+# in the 40 MB L2.
+field() { sed -n "s/^ *\"$1\" : \([0-9.e+-]*\).*/\1/p" "$work/j"; }
+t=$(field time_ms)
+for pair in l1_gbs:786432 l2_gbs:786432 dram_gbs:524288; do
+    key=${pair%%:*} bytes=${pair#*:}
+    v=$(field "$key")
+    [ -n "$v" ] || fail "run --format json lacks $key"
+    awk -v g="$v" -v t="$t" -v b="$bytes" 'BEGIN { x = g * t * 1e6; exit !(x > b - 1 && x < b + 1) }' ||
+        fail "$key = $v GB/s over $t ms is not $bytes B"
+done
 
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
 contains "$work/t" "warp cycles per issued instruction"
