@@ -4,7 +4,8 @@
 #
 # Compile only (no GPU needed):
 #   nvcc -O3 -std=c++17 -Xptxas -v -arch=sm_XX -cubin instances.cu
-# for sm_80 (A100), sm_86 (A6000) and sm_90 (H100).  instances.cu holds one
+# for sm_75 (T4, RTX 2070), sm_80 (A100), sm_86 (A6000) and sm_90 (H100)
+# (CUDA 13 cannot compile for sm_70 or older).  instances.cu holds one
 # instantiation per kernel and parameter set; both parameter sets of
 # kernels 9-11 are compiled for every architecture (the article ran the
 # "a6000" set on the A6000 and the "a100" set on the A100).
@@ -15,7 +16,7 @@
 # The cubins and ptxas logs are kept in build/ (sassmix.py reads the cubins).
 #
 # Environment: NVCC (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc),
-#              ARCHS (default "sm_80 sm_86 sm_90"), OUT (default registers.csv).
+#              ARCHS (default "sm_75 sm_80 sm_86 sm_90"), OUT (default registers.csv).
 # Where nvcc is absent the script changes nothing: the recorded numbers stand.
 set -eu
 cd "$(dirname "$0")"
@@ -30,7 +31,7 @@ if [ -z "${NVCC:-}" ] || ! command -v "$NVCC" >/dev/null 2>&1; then
         exit 0
     fi
 fi
-ARCHS=${ARCHS:-"sm_80 sm_86 sm_90"}
+ARCHS=${ARCHS:-"sm_75 sm_80 sm_86 sm_90"}
 OUT=${OUT:-registers.csv}
 
 version=$("$NVCC" --version | sed -n 's/.*release [0-9.]*, V\([0-9.]*\).*/\1/p')

@@ -18,6 +18,16 @@
 // Kernels 6-11 additionally use float4 accesses, which need N and K to be
 // multiples of 4 and 16-byte aligned buffers (cudaMalloc gives 256 B).
 //
+// Index types follow the article's code (siboehm/SGEMM_CUDA), because they
+// change what nvcc makes of the kernels: M, N, K are int, but the thread,
+// block and tile indices and the loop counters are unsigned (the article's
+// `uint`), so index arithmetic is unsigned 32-bit.  As there, kernel 1's
+// k-loop counter is int, kernel 2 is int throughout and kernel 3's loop
+// counters are int.  With int indices ptxas gave kernel 5 160 registers on
+// sm_86 instead of 128 (one block per A6000 SM instead of two); see
+// README.md "Registers".  No index is ever negative: every offset is a sum
+// of products of non-negative indices, and M, N, K >= 1.
+//
 // smsim kernel ids: sgemm-1 .. sgemm-11 (`smsim run --kernel sgemm-N`).
 #pragma once
 
@@ -58,8 +68,8 @@
 __global__ void sgemm1(int M, int N, int K, float alpha, const float *A,
                        const float *B, float beta, float *C)
 {
-    const int row = blockIdx.x * blockDim.x + threadIdx.x;
-    const int col = blockIdx.y * blockDim.y + threadIdx.y;
+    const unsigned row = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned col = blockIdx.y * blockDim.y + threadIdx.y;
     if (row < M && col < N) {
         float acc = 0.0f;
         for (int k = 0; k < K; ++k)
@@ -109,8 +119,8 @@ __global__ void sgemm3(int M, int N, int K, float alpha, const float *A,
     __shared__ float As[BLOCKSIZE * BLOCKSIZE];
     __shared__ float Bs[BLOCKSIZE * BLOCKSIZE];
 
-    const int tRow = threadIdx.x / BLOCKSIZE;
-    const int tCol = threadIdx.x % BLOCKSIZE;
+    const unsigned tRow = threadIdx.x / BLOCKSIZE;
+    const unsigned tCol = threadIdx.x % BLOCKSIZE;
 
     A += blockIdx.x * BLOCKSIZE * K;
     B += blockIdx.y * BLOCKSIZE;
@@ -153,20 +163,20 @@ __global__ void sgemm4(int M, int N, int K, float alpha, const float *A,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % BN;          // column of C inside the tile
-    const int tRow = threadIdx.x / BN;          // group of TM rows
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % BN;     // column of C inside the tile
+    const unsigned tRow = threadIdx.x / BN;     // group of TM rows
 
-    const int aRow = threadIdx.x / BK, aCol = threadIdx.x % BK;
-    const int bRow = threadIdx.x / BN, bCol = threadIdx.x % BN;
+    const unsigned aRow = threadIdx.x / BK, aCol = threadIdx.x % BK;
+    const unsigned bRow = threadIdx.x / BN, bCol = threadIdx.x % BN;
 
     A += cRow * BM * K;
     B += cCol * BN;
     C += cRow * BM * N + cCol * BN;
 
     float acc[TM] = {0.0f};
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
         As[aRow * BK + aCol] = A[aRow * K + aCol];
         Bs[bRow * BN + bCol] = B[bRow * N + bCol];
         __syncthreads();
@@ -174,16 +184,16 @@ __global__ void sgemm4(int M, int N, int K, float alpha, const float *A,
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
             const float b = Bs[k * BN + tCol];
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 acc[i] += As[(tRow * TM + i) * BK + k] * b;
         }
         __syncthreads();
     }
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
+    for (unsigned i = 0; i < TM; ++i) {
         float *c = &C[(tRow * TM + i) * N + tCol];
         *c = alpha * acc[i] + beta * *c;
     }
@@ -211,13 +221,13 @@ sgemm5(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % (BN / TN);
-    const int tRow = threadIdx.x / (BN / TN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % (BN / TN);
+    const unsigned tRow = threadIdx.x / (BN / TN);
 
-    const int aRow = threadIdx.x / BK, aCol = threadIdx.x % BK;
-    const int bRow = threadIdx.x / BN, bCol = threadIdx.x % BN;
+    const unsigned aRow = threadIdx.x / BK, aCol = threadIdx.x % BK;
+    const unsigned bRow = threadIdx.x / BN, bCol = threadIdx.x % BN;
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -227,38 +237,38 @@ sgemm5(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[TM];
     float regN[TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
 #pragma unroll
-        for (int r = 0; r < BM; r += STRIDE_A)
+        for (unsigned r = 0; r < BM; r += STRIDE_A)
             As[(aRow + r) * BK + aCol] = A[(aRow + r) * K + aCol];
 #pragma unroll
-        for (int r = 0; r < BK; r += STRIDE_B)
+        for (unsigned r = 0; r < BK; r += STRIDE_B)
             Bs[(bRow + r) * BN + bCol] = B[(bRow + r) * N + bCol];
         __syncthreads();
         A += BK;
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 regM[i] = As[(tRow * TM + i) * BK + k];
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (unsigned j = 0; j < TN; ++j)
                 regN[j] = Bs[k * BN + tCol * TN + j];
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
+                for (unsigned j = 0; j < TN; ++j)
                     acc[i * TN + j] += regM[i] * regN[j];
         }
         __syncthreads();
     }
 
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+    for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-        for (int j = 0; j < TN; ++j) {
+        for (unsigned j = 0; j < TN; ++j) {
             float *c = &C[(tRow * TM + i) * N + tCol * TN + j];
             *c = alpha * acc[i * TN + j] + beta * *c;
         }
@@ -271,7 +281,7 @@ sgemm5(int M, int N, int K, float alpha, const float *A, const float *B,
 // float4 load of A[row][col4*4 .. +3], stored transposed into As (k-major,
 // As[k * BM + m]) so that the compute loop reads TM consecutive m values.
 template <int BM>
-__device__ __forceinline__ void store_a_transposed(float *As, float4 t, int row, int col4)
+__device__ __forceinline__ void store_a_transposed(float *As, float4 t, unsigned row, unsigned col4)
 {
     As[(col4 * 4 + 0) * BM + row] = t.x;
     As[(col4 * 4 + 1) * BM + row] = t.y;
@@ -292,9 +302,9 @@ __device__ __forceinline__ void epilogue_vec4(float *c, int N, float alpha, floa
                                               const float *acc)
 {
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+    for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-        for (int j = 0; j < TN; j += 4) {
+        for (unsigned j = 0; j < TN; j += 4) {
             float4 *p = reinterpret_cast<float4 *>(&c[i * N + j]);
             float4 v = *p;
             v.x = alpha * acc[i * LD + j + 0] + beta * v.x;
@@ -325,13 +335,13 @@ sgemm6(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % (BN / TN);
-    const int tRow = threadIdx.x / (BN / TN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % (BN / TN);
+    const unsigned tRow = threadIdx.x / (BN / TN);
 
-    const int aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
-    const int bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
+    const unsigned aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
+    const unsigned bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -341,12 +351,12 @@ sgemm6(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[TM];
     float regN[TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
 #pragma unroll
-        for (int r = 0; r < BM; r += STRIDE_A)
+        for (unsigned r = 0; r < BM; r += STRIDE_A)
             store_a_transposed<BM>(As, ldg4(&A[(aRow + r) * K + aCol4 * 4]), aRow + r, aCol4);
 #pragma unroll
-        for (int r = 0; r < BK; r += STRIDE_B)
+        for (unsigned r = 0; r < BK; r += STRIDE_B)
             reinterpret_cast<float4 *>(&Bs[(bRow + r) * BN + bCol4 * 4])[0] =
                 ldg4(&B[(bRow + r) * N + bCol4 * 4]);
         __syncthreads();
@@ -354,17 +364,17 @@ sgemm6(int M, int N, int K, float alpha, const float *A, const float *B,
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 regM[i] = As[k * BM + tRow * TM + i];
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (unsigned j = 0; j < TN; ++j)
                 regN[j] = Bs[k * BN + tCol * TN + j];
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
+                for (unsigned j = 0; j < TN; ++j)
                     acc[i * TN + j] += regM[i] * regN[j];
         }
         __syncthreads();
@@ -396,17 +406,17 @@ sgemm7(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % TCOLS;
-    const int tRow = threadIdx.x / TCOLS;
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % TCOLS;
+    const unsigned tRow = threadIdx.x / TCOLS;
 
-    const int aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
-    const int bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
+    const unsigned aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
+    const unsigned bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
     // the float4 (bRow, bCol4*4 .. +3) belongs to thread column bCol4/(TN/4)
     // at positions i = (bCol4 % (TN/4))*4 + 0..3
-    const int bTc = bCol4 / (TN / 4);
-    const int bI = (bCol4 % (TN / 4)) * 4;
+    const unsigned bTc = bCol4 / (TN / 4);
+    const unsigned bI = (bCol4 % (TN / 4)) * 4;
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -416,12 +426,12 @@ sgemm7(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[TM];
     float regN[TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
 #pragma unroll
-        for (int r = 0; r < BM; r += STRIDE_A)
+        for (unsigned r = 0; r < BM; r += STRIDE_A)
             store_a_transposed<BM>(As, ldg4(&A[(aRow + r) * K + aCol4 * 4]), aRow + r, aCol4);
 #pragma unroll
-        for (int r = 0; r < BK; r += STRIDE_B) {
+        for (unsigned r = 0; r < BK; r += STRIDE_B) {
             const float4 t = ldg4(&B[(bRow + r) * N + bCol4 * 4]);
             Bs[((bRow + r) * TN + bI + 0) * TCOLS + bTc] = t.x;
             Bs[((bRow + r) * TN + bI + 1) * TCOLS + bTc] = t.y;
@@ -433,17 +443,17 @@ sgemm7(int M, int N, int K, float alpha, const float *A, const float *B,
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 regM[i] = As[k * BM + tRow * TM + i];
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (unsigned j = 0; j < TN; ++j)
                 regN[j] = Bs[(k * TN + j) * TCOLS + tCol];
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
+                for (unsigned j = 0; j < TN; ++j)
                     acc[i * TN + j] += regM[i] * regN[j];
         }
         __syncthreads();
@@ -473,13 +483,13 @@ sgemm8(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * LDB];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % (BN / TN);
-    const int tRow = threadIdx.x / (BN / TN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % (BN / TN);
+    const unsigned tRow = threadIdx.x / (BN / TN);
 
-    const int aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
-    const int bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
+    const unsigned aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
+    const unsigned bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -489,12 +499,12 @@ sgemm8(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[TM];
     float regN[TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
 #pragma unroll
-        for (int r = 0; r < BM; r += STRIDE_A)
+        for (unsigned r = 0; r < BM; r += STRIDE_A)
             store_a_transposed<BM>(As, ldg4(&A[(aRow + r) * K + aCol4 * 4]), aRow + r, aCol4);
 #pragma unroll
-        for (int r = 0; r < BK; r += STRIDE_B) {
+        for (unsigned r = 0; r < BK; r += STRIDE_B) {
             const float4 t = ldg4(&B[(bRow + r) * N + bCol4 * 4]);
             float *dst = &Bs[(bRow + r) * LDB + bCol4 * 4];
             dst[0] = t.x;
@@ -507,17 +517,17 @@ sgemm8(int M, int N, int K, float alpha, const float *A, const float *B,
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 regM[i] = As[k * BM + tRow * TM + i];
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (unsigned j = 0; j < TN; ++j)
                 regN[j] = Bs[k * LDB + tCol * TN + j];
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
+                for (unsigned j = 0; j < TN; ++j)
                     acc[i * TN + j] += regM[i] * regN[j];
         }
         __syncthreads();
@@ -530,14 +540,14 @@ sgemm8(int M, int N, int K, float alpha, const float *A, const float *B,
 // coordinates are (aRow, aCol4) / (bRow, bCol4); kernels 9-11.
 template <int BM, int BN, int BK, int STRIDE_A, int STRIDE_B>
 __device__ __forceinline__ void load_tiles_vec4(int N, int K, const float *A, const float *B,
-                                                float *As, float *Bs, int aRow, int aCol4,
-                                                int bRow, int bCol4)
+                                                float *As, float *Bs, unsigned aRow, unsigned aCol4,
+                                                unsigned bRow, unsigned bCol4)
 {
 #pragma unroll
-    for (int r = 0; r < BM; r += STRIDE_A)
+    for (unsigned r = 0; r < BM; r += STRIDE_A)
         store_a_transposed<BM>(As, ldg4(&A[(aRow + r) * K + aCol4 * 4]), aRow + r, aCol4);
 #pragma unroll
-    for (int r = 0; r < BK; r += STRIDE_B)
+    for (unsigned r = 0; r < BK; r += STRIDE_B)
         reinterpret_cast<float4 *>(&Bs[(bRow + r) * BN + bCol4 * 4])[0] =
             ldg4(&B[(bRow + r) * N + bCol4 * 4]);
 }
@@ -573,13 +583,13 @@ sgemm9(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int tCol = threadIdx.x % (WN / TN);
-    const int tRow = threadIdx.x / (WN / TN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned tCol = threadIdx.x % (WN / TN);
+    const unsigned tRow = threadIdx.x / (WN / TN);
 
-    const int aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
-    const int bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
+    const unsigned aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
+    const unsigned bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -589,7 +599,7 @@ sgemm9(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[WMITER * TM];
     float regN[WNITER * TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
         load_tiles_vec4<BM, BN, BK, STRIDE_A, STRIDE_B>(N, K, A, B, As, Bs, aRow, aCol4,
                                                         bRow, bCol4);
         __syncthreads();
@@ -597,25 +607,25 @@ sgemm9(int M, int N, int K, float alpha, const float *A, const float *B,
         B += BK * N;
 
 #pragma unroll
-        for (int k = 0; k < BK; ++k) {
+        for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
+            for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-                for (int i = 0; i < TM; ++i)
+                for (unsigned i = 0; i < TM; ++i)
                     regM[wm * TM + i] = As[k * BM + wm * WM + tRow * TM + i];
 #pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
+            for (unsigned wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
+                for (unsigned j = 0; j < TN; ++j)
                     regN[wn * TN + j] = Bs[k * BN + wn * WN + tCol * TN + j];
 #pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
+            for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-                for (int wn = 0; wn < WNITER; ++wn)
+                for (unsigned wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-                    for (int i = 0; i < TM; ++i)
+                    for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                        for (int j = 0; j < TN; ++j)
+                        for (unsigned j = 0; j < TN; ++j)
                             acc[(wm * TM + i) * (WNITER * TN) + wn * TN + j] +=
                                 regM[wm * TM + i] * regN[wn * TN + j];
         }
@@ -623,9 +633,9 @@ sgemm9(int M, int N, int K, float alpha, const float *A, const float *B,
     }
 
 #pragma unroll
-    for (int wm = 0; wm < WMITER; ++wm)
+    for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-        for (int wn = 0; wn < WNITER; ++wn)
+        for (unsigned wn = 0; wn < WNITER; ++wn)
             epilogue_vec4<TM, TN, WNITER * TN>(
                 &C[(wm * WM + tRow * TM) * N + wn * WN + tCol * TN], N, alpha, beta,
                 &acc[(wm * TM) * (WNITER * TN) + wn * TN]);
@@ -640,31 +650,31 @@ sgemm9(int M, int N, int K, float alpha, const float *A, const float *B,
 template <int BM, int BN, int BK, int WM, int WN, int WMITER, int WNITER, int TM, int TN>
 __device__ __forceinline__ void warptile_compute(float *regM, float *regN, float *acc,
                                                  const float *As, const float *Bs,
-                                                 int warpRow, int warpCol, int tRowW,
-                                                 int tColW)
+                                                 unsigned warpRow, unsigned warpCol, unsigned tRowW,
+                                                 unsigned tColW)
 {
     constexpr int WSUBM = WM / WMITER;
     constexpr int WSUBN = WN / WNITER;
 #pragma unroll
-    for (int k = 0; k < BK; ++k) {
+    for (unsigned k = 0; k < BK; ++k) {
 #pragma unroll
-        for (int wm = 0; wm < WMITER; ++wm)
+        for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-            for (int i = 0; i < TM; ++i)
+            for (unsigned i = 0; i < TM; ++i)
                 regM[wm * TM + i] = As[k * BM + warpRow * WM + wm * WSUBM + tRowW * TM + i];
 #pragma unroll
-        for (int wn = 0; wn < WNITER; ++wn)
+        for (unsigned wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-            for (int j = 0; j < TN; ++j)
+            for (unsigned j = 0; j < TN; ++j)
                 regN[wn * TN + j] = Bs[k * BN + warpCol * WN + wn * WSUBN + tColW * TN + j];
 #pragma unroll
-        for (int wm = 0; wm < WMITER; ++wm)
+        for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
+            for (unsigned wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-                for (int i = 0; i < TM; ++i)
+                for (unsigned i = 0; i < TM; ++i)
 #pragma unroll
-                    for (int j = 0; j < TN; ++j)
+                    for (unsigned j = 0; j < TN; ++j)
                         acc[(wm * TM + i) * (WNITER * TN) + wn * TN + j] +=
                             regM[wm * TM + i] * regN[wn * TN + j];
     }
@@ -673,14 +683,14 @@ __device__ __forceinline__ void warptile_compute(float *regM, float *regN, float
 // `Cw` points at the warp's WM x WN tile of C.
 template <int WM, int WN, int WMITER, int WNITER, int TM, int TN>
 __device__ __forceinline__ void warptile_epilogue(float *Cw, int N, float alpha, float beta,
-                                                  const float *acc, int tRowW, int tColW)
+                                                  const float *acc, unsigned tRowW, unsigned tColW)
 {
     constexpr int WSUBM = WM / WMITER;
     constexpr int WSUBN = WN / WNITER;
 #pragma unroll
-    for (int wm = 0; wm < WMITER; ++wm)
+    for (unsigned wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-        for (int wn = 0; wn < WNITER; ++wn)
+        for (unsigned wn = 0; wn < WNITER; ++wn)
             epilogue_vec4<TM, TN, WNITER * TN>(
                 &Cw[(wm * WSUBM + tRowW * TM) * N + wn * WSUBN + tColW * TN], N, alpha, beta,
                 &acc[(wm * TM) * (WNITER * TN) + wn * TN]);
@@ -716,21 +726,21 @@ sgemm10(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int warp = threadIdx.x / SGEMM_WARPSIZE;
-    const int warpCol = warp % (BN / WN);
-    const int warpRow = warp / (BN / WN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned warp = threadIdx.x / SGEMM_WARPSIZE;
+    const unsigned warpCol = warp % (BN / WN);
+    const unsigned warpRow = warp / (BN / WN);
     // lane = threadIdx.x % 32; tColW = lane % (WSUBN/TN), tRowW = lane / (WSUBN/TN).
     // tRowW is written as (threadIdx.x / (WSUBN/TN)) % (32 / (WSUBN/TN)), the
     // same value, because with that form ptxas can prove the 16-byte
     // alignment of the As reads and merges them into LDS.128 also for the
     // A100 parameter set (with lane / (WSUBN/TN) it emits scalar LDS there).
-    const int tColW = threadIdx.x % (WSUBN / TN);
-    const int tRowW = (threadIdx.x / (WSUBN / TN)) % (SGEMM_WARPSIZE / (WSUBN / TN));
+    const unsigned tColW = threadIdx.x % (WSUBN / TN);
+    const unsigned tRowW = (threadIdx.x / (WSUBN / TN)) % (SGEMM_WARPSIZE / (WSUBN / TN));
 
-    const int aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
-    const int bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
+    const unsigned aRow = threadIdx.x / (BK / 4), aCol4 = threadIdx.x % (BK / 4);
+    const unsigned bRow = threadIdx.x / (BN / 4), bCol4 = threadIdx.x % (BN / 4);
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -740,7 +750,7 @@ sgemm10(int M, int N, int K, float alpha, const float *A, const float *B,
     float regM[WMITER * TM];
     float regN[WNITER * TN];
 
-    for (int bk = 0; bk < K; bk += BK) {
+    for (unsigned bk = 0; bk < K; bk += BK) {
         load_tiles_vec4<BM, BN, BK, STRIDE_A, STRIDE_B>(N, K, A, B, As, Bs, aRow, aCol4,
                                                         bRow, bCol4);
         __syncthreads();
@@ -794,24 +804,24 @@ sgemm11(int M, int N, int K, float alpha, const float *A, const float *B,
     __shared__ float As[2 * A_STAGE];
     __shared__ float Bs[2 * B_STAGE];
 
-    const int cRow = blockIdx.y;
-    const int cCol = blockIdx.x;
-    const int warp = threadIdx.x / SGEMM_WARPSIZE;
-    const int warpCol = warp % (BN / WN);
-    const int warpRow = warp / (BN / WN);
+    const unsigned cRow = blockIdx.y;
+    const unsigned cCol = blockIdx.x;
+    const unsigned warp = threadIdx.x / SGEMM_WARPSIZE;
+    const unsigned warpCol = warp % (BN / WN);
+    const unsigned warpRow = warp / (BN / WN);
     // lane = threadIdx.x % 32; tColW = lane % (WSUBN/TN), tRowW = lane / (WSUBN/TN).
     // tRowW is written as (threadIdx.x / (WSUBN/TN)) % (32 / (WSUBN/TN)), the
     // same value, because with that form ptxas can prove the 16-byte
     // alignment of the As reads and merges them into LDS.128 also for the
     // A100 parameter set (with lane / (WSUBN/TN) it emits scalar LDS there).
-    const int tColW = threadIdx.x % (WSUBN / TN);
-    const int tRowW = (threadIdx.x / (WSUBN / TN)) % (SGEMM_WARPSIZE / (WSUBN / TN));
+    const unsigned tColW = threadIdx.x % (WSUBN / TN);
+    const unsigned tRowW = (threadIdx.x / (WSUBN / TN)) % (SGEMM_WARPSIZE / (WSUBN / TN));
 
     // loader half: 0 = even slices / stage 0, 1 = odd slices / stage 1
     const bool oddLoader = threadIdx.x >= HALF;
-    const int lt = threadIdx.x % HALF;
-    const int aRow = lt / (BK / 4), aCol4 = lt % (BK / 4);
-    const int bRow = lt / (BN / 4), bCol4 = lt % (BN / 4);
+    const unsigned lt = threadIdx.x % HALF;
+    const unsigned aRow = lt / (BK / 4), aCol4 = lt % (BK / 4);
+    const unsigned bRow = lt / (BN / 4), bCol4 = lt % (BN / 4);
 
     A += cRow * BM * K;
     B += cCol * BN;
@@ -829,7 +839,7 @@ sgemm11(int M, int N, int K, float alpha, const float *A, const float *B,
                                                         Bs + B_STAGE, aRow, aCol4, bRow, bCol4);
     __syncthreads();
 
-    for (int bk = 0; bk < K; bk += 2 * BK) {
+    for (unsigned bk = 0; bk < K; bk += 2 * BK) {
         // stage 0 holds slice bk
         warptile_compute<BM, BN, BK, WM, WN, WMITER, WNITER, TM, TN>(
             regM, regN, acc, As, Bs, warpRow, warpCol, tRowW, tColW);

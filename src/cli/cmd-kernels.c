@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "models/kern.h"
+#include "models/kern_regs.h"
 
 static int kernels_exec (int argc, char **argv);
 
@@ -22,7 +23,10 @@ kernels_exec (int argc, char **argv)
     g_autoptr (GOptionContext) ctx = cli_context_new (
         cmd, "",
         "Each model is run with `smsim run --kernel ID --size N [--param "
-        "NAME=VALUE ...]`.");
+        "NAME=VALUE ...]`.\n"
+        "Registers per thread come from ptxas -v of the project's CUDA "
+        "sources (kernels/cuda/registers.csv), one column per compiled "
+        "architecture; --regs overrides them.");
     guint n;
     if (!cli_parse (ctx, cmd, &argc, &argv))
         return CLI_EXIT_USAGE;
@@ -40,6 +44,19 @@ kernels_exec (int argc, char **argv)
                     G_GINT64_FORMAT "..%" G_GINT64_FORMAT "  %s\n", "",
                     m->params[p].name, m->params[p].def, m->params[p].min,
                     m->params[p].max, m->params[p].help);
+        g_autofree char *regs = kern_regs_summary (m->id);
+        if (regs != NULL) {
+            g_auto (GStrv) lines = g_strsplit (regs, "\n", -1);
+            for (guint l = 0; lines[l] != NULL; l++)
+                printf ("%-12s   %-10s %s\n", "", l == 0 ? "registers" : "",
+                        lines[l]);
+        }
     }
+    printf ("\nRegisters per thread: ptxas -v of kernels/cuda (registers.csv, "
+            "nvcc %s).\nA GPU takes the column of its compute capability: "
+            "%s.\nOther tilings take the row of the nearer compiled set: "
+            "sgemm-9..11 with BM=64 the a100 row, else a6000;\npmpp-tiled "
+            "the next compiled TILE_WIDTH up (8, 16, 32).  --regs R "
+            "overrides.\n", kern_regs_nvcc_version, kern_regs_arch_rule ());
     return CLI_EXIT_OK;
 }

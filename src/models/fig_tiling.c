@@ -5,7 +5,8 @@
  * kernel 5 (2D blocktiling, 8 x 8 results per thread) over its block
  * tile BM x BN x BK at 1024 (sampled): occupancy, shared memory per
  * block and time of each.  The register count is the model's for the
- * kernel (ptxas on the article's tile sizes) whatever the tile.
+ * kernel (ptxas of kernels/cuda on the article's tile sizes,
+ * registers.csv) whatever the tile.
  */
 #include "config.h"
 

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 
+#include "models/kern_regs.h"
 #include "models/kgen.h"
 
 enum { AD_M = 1, AD_N, AD_MDS_ST, AD_NDS_ST, AD_MDS_LD, AD_NDS_LD, AD_P };
@@ -108,17 +109,21 @@ build (KProgram *p, int tw)
     kgen_mem (p, KGEN_EPILOGUE, INSTR_STG, 0, 224, 4, AD_P, 0);
 }
 
-/* ptxas -v on kernels/cuda/pmpp.cuh (kernels/cuda/registers.csv, CUDA
- * 13.0.88): sm_80 and sm_90 32 registers; sm_86 39, 40, 38 for tiles of
- * 8, 16, 32 and 40 for the dynamic version. */
+/* Registers per thread: ptxas -v of kernels/cuda/pmpp.cuh
+ * (kernels/cuda/registers.csv, nvcc 13.0.88; kern_regs.h says which
+ * column a GPU uses).  TILE_WIDTH 8, 16 and 32 are compiled; another
+ * width takes the row of the smallest compiled one at least as wide
+ * (4 -> 8, 12 -> 16, 20..28 -> 32).  The dynamic version is one kernel
+ * for every width. */
 static int
 registers (const GpuSpec *spec, int tw, gboolean dynamic)
 {
-    if (spec->device.cc_major != 8 || spec->device.cc_minor != 6)
-        return 32;
-    if (dynamic)
-        return 40;
-    return tw <= 8 ? 39 : tw <= 16 ? 40 : 38;
+    g_autofree char *set = g_strdup_printf ("TILE_WIDTH=%d",
+                                            tw <= 8 ? 8 : tw <= 16 ? 16 : 32);
+    int regs = dynamic ? kern_regs_lookup ("pmpp-tiled-dyn", "dynamic", spec)
+                       : kern_regs_lookup ("pmpp-tiled", set, spec);
+    g_assert (regs > 0);    /* registers.csv has every compiled width */
+    return regs;
 }
 
 static gboolean

@@ -45,6 +45,7 @@
 
 #include <string.h>
 
+#include "models/kern_regs.h"
 #include "models/kgen.h"
 
 enum {
@@ -690,12 +691,15 @@ typedef struct {
 /* The A6000 setting follows the reference SASS (sm_86: 3 branches, its
  * stage 1 unguarded); the A100 setting (BM = 64) our sgemm11 (sm_80; the
  * reference has no A100 build), whose fourth branch skips stage 1 when
- * its slice is past K.  Both guard stage 1 here (guard()). */
+ * its slice is past K.  Both guard stage 1 here (guard()).  The A100
+ * load blocks are those of the unsigned-index source: 3 and 4 IMAD, 19
+ * and 20 integer ALU (+1 uniform in half 0's), 2 MOV + 1 HFMA2.MMA each;
+ * with int indices they were 6 and 7 IMAD and 6 integer ALU. */
 static const Overhead11 overhead11_a6000 = {
     { 8, 4, 4, 0, 4 }, 1, 1, 3, { 4, 5 }, { 43, 43 }, { 0, 0 }
 };
 static const Overhead11 overhead11_a100 = {
-    { 3, 1, 8, 6, 9 }, 0, 1, 4, { 6, 7 }, { 6, 6 }, { 3, 3 }
+    { 3, 1, 8, 6, 9 }, 0, 1, 4, { 3, 4 }, { 20, 20 }, { 3, 3 }
 };
 
 /* A barrier or branch: no registers. */
@@ -787,28 +791,22 @@ double_buffered (KProgram *p, const Sgemm *g)
 /* ------------------------------------------------------------------ */
 /* Launch and checks                                                   */
 
-/* Registers per thread from ptxas -v (CUDA 13.0), by kernel and by
- * the sm_86 / sm_80 / sm_90 column.  Kernels 1-10: data/README.md 1c,
- * the article's HEAD sources (the A100 settings of kernels 9 and 10
- * have their own, sm_80).  Kernel 11: kernels/cuda/registers.csv, our
- * sgemm11, which is the kernel modelled; the article's (170, 169, 172;
- * 72 with the A100 setting) give the same occupancy: one block of 8
- * warps, three on the A100 with its setting. */
+/* Registers per thread: ptxas -v of kernels/cuda/sgemm.cuh, the
+ * project's CUDA source of these kernels (kernels/cuda/registers.csv,
+ * nvcc 13.0.88; kern_regs.h says which column a GPU uses).  Kernels 1-8
+ * have one parameter set ("default"); kernels 9-11 two, the tiles the
+ * article launches on the A6000 ("a6000") and its A100 setting
+ * ("a100").  Any other tiling takes the row of the nearer set: BM = 64,
+ * the A100 setting's, else the A6000 one (--regs overrides). */
 static int
-registers (int kernel, const GpuSpec *spec, gboolean a100_params)
+registers (const Sgemm *g, const GpuSpec *spec)
 {
-    static const int sm86[] = { 0, 36, 40, 36, 44, 128, 116, 104, 108, 100, 168, 174 };
-    static const int sm80[] = { 0, 32, 32, 32, 52, 127, 118, 101, 104, 102, 167, 188 };
-    static const int sm90[] = { 0, 32, 32, 32, 56, 96, 94, 94, 94, 92, 168, 178 };
-    int cc = spec->device.cc_major * 10 + spec->device.cc_minor;
-    if (a100_params && kernel == 9)
-        return 41;
-    if (a100_params && kernel == 10)
-        return 100;
-    if (a100_params && kernel == 11)
-        return cc >= 90 ? 66 : cc == 80 || cc < 80 ? 71 : 74;
-    return cc >= 90 ? sm90[kernel] : cc == 80 || cc < 80 ? sm80[kernel]
-                                                          : sm86[kernel];
+    g_autofree char *id = g_strdup_printf ("sgemm-%d", g->kernel);
+    const char *set = g->kernel < 9 ? "default"
+                      : g->bm == 64 ? "a100" : "a6000";
+    int regs = kern_regs_lookup (id, set, spec);
+    g_assert (regs > 0);    /* registers.csv has every kernel and set */
+    return regs;
 }
 
 /* Kernel 10's warp tile: WMITER x WNITER subtiles of (WSUBM/TM) x
@@ -976,7 +974,7 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
         return FALSE;
     }
     launch (g, k);
-    k->regs = registers (kernel, spec, kernel >= 9 && g->bm == 64);
+    k->regs = registers (g, spec);
     KProgram *p = kgen_program_new (k, address);
     p->user = g;
     build (p, g);

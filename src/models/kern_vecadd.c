@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include "models/kern_regs.h"
 #include "models/kgen.h"
 
 enum { ADDR_X = 1, ADDR_Y, ADDR_Z };
@@ -37,13 +38,14 @@ static gboolean
 setup (KernInstance *k, const GpuSpec *spec, GError **error)
 {
     int block = (int) kern_param (k, "BLOCK");
-    (void) spec;
     (void) error;
     k->threads = block;
     k->grid_x = ((guint64) k->size + (guint64) block - 1) / (guint64) block;
     k->grid_y = 1;
-    /* ptxas -v on kernels/cuda/vecadd.cuh (see kernels/cuda/registers.csv). */
-    k->regs = 8;
+    /* ptxas -v of kernels/cuda/vecadd.cuh (kernels/cuda/registers.csv,
+     * nvcc 13.0.88; the block size does not change it). */
+    k->regs = kern_regs_lookup ("vecadd", "default", spec);
+    g_assert (k->regs > 0);
     k->flops = (double) k->size;
     k->iterations = 0;
     KProgram *p = kgen_program_new (k, address);
