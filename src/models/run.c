@@ -184,7 +184,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
-    Sample lo, hi, total, two, more, tail_lo, tail_hi;
+    Sample lo, hi, total, more, tail_lo, tail_hi;
     Cost cost = { 0, 0 };
 
     sample_wave (spec, k, &r->occ, MIN (r->blocks, per_wave), 0, &lo, &hi,
@@ -198,18 +198,16 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         sample_wave (spec, k, &r->occ, tail, w, &tail_lo, &tail_hi, &cost);
         extrapolate (&total, &tail_lo, &tail_hi, (double) (iters - w));
     }
-    if (r->blocks <= per_wave)
-        ;   /* one wave: the first is all */
-    else if (full <= ALL_WAVES_UP_TO) {
-        simulate (spec, k, &r->occ, r->blocks, w, &more, &cost);
-        add_difference (&total, &more, &hi, 1.0);
-    } else {
-        simulate (spec, k, &r->occ, 2 * per_wave, w, &two, &cost);
-        add_difference (&total, &two, &hi, (double) (full - 1));
+    if (full > ALL_WAVES_UP_TO) {
+        simulate (spec, k, &r->occ, 2 * per_wave, w, &more, &cost);
+        add_difference (&total, &more, &hi, (double) (full - 1));
         if (tail > 0) {
             simulate (spec, k, &r->occ, per_wave + tail, w, &more, &cost);
             add_difference (&total, &more, &hi, 1.0);
         }
+    } else if (r->blocks > per_wave) {
+        simulate (spec, k, &r->occ, r->blocks, w, &more, &cost);
+        add_difference (&total, &more, &hi, 1.0);
     }
     r->stats = total.st;
     r->mem = total.mem;
