@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "sim/bank.h"
 
 /* Most words one phase can touch: 32 lanes, each at most 16 bytes,
@@ -172,4 +174,58 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
         out->wavefronts += phase_wavefronts (instr, lanes, &b);
     }
     out->conflicts = out->wavefronts - out->ideal;
+}
+
+/* ------------------------------------------------------------------ */
+/* The memo                                                            */
+
+void
+bank_memo_init (BankMemo *m, int n_banks, int bank_bytes)
+{
+    memset (m, 0, sizeof *m);
+    m->n_banks = n_banks;
+    m->bank_bytes = bank_bytes;
+}
+
+/* The key of 'instr' in 'e' (all but the result); returns its hash,
+ * never 0. */
+static guint64
+memo_key (const BankMemo *m, const Instr *instr, BankMemoEntry *e)
+{
+    int first = __builtin_ctz (instr->active);
+    guint64 ref = lane_addr (instr, first);
+    guint64 h = (guint64) instr->active * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^
+                (guint64) instr->width << 40;
+    e->active = instr->active;
+    e->width = instr->width;
+    e->low = (guint8) (ref & (guint64) (m->bank_bytes - 1));
+    h ^= e->low;
+    for (int lane = 0; lane < 32; lane++) {
+        gint64 r = instr->active >> lane & 1
+                       ? (gint64) (lane_addr (instr, lane) - ref) : 0;
+        e->rel[lane] = r;
+        h = (h ^ (guint64) r) * G_GUINT64_CONSTANT (0x100000001b3);
+    }
+    return h | 1;
+}
+
+void
+bank_memo_access (BankMemo *m, const Instr *instr, BankResult *out)
+{
+    if (instr->active == 0) {
+        bank_access (instr, m->n_banks, m->bank_bytes, out);
+        return;
+    }
+    BankMemoEntry key;
+    guint64 h = memo_key (m, instr, &key);
+    BankMemoEntry *e = &m->entry[(h >> 32) % BANK_MEMO_ENTRIES];
+    if (e->hash == h && e->active == key.active && e->width == key.width &&
+        e->low == key.low && memcmp (e->rel, key.rel, sizeof key.rel) == 0) {
+        *out = e->result;
+        return;
+    }
+    bank_access (instr, m->n_banks, m->bank_bytes, out);
+    key.hash = h;
+    key.result = *out;
+    *e = key;
 }

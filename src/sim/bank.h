@@ -55,4 +55,31 @@ typedef struct {
 void bank_access (const Instr *instr, int n_banks, int bank_bytes,
                   BankResult *out);
 
+/* bank_access with a memory of recent answers, for the simulator's hot
+ * path: a tiled kernel plays the same few access patterns again and
+ * again, shifted by a tile or an iteration.  Shifting every lane by
+ * the same multiple of bank_bytes renames the words and rotates the
+ * banks, so the worst bank's count is unchanged: an access is known by
+ * its lanes' offsets from its first active lane, that lane's offset
+ * within a word, its width and mask.  Same answers as bank_access. */
+#define BANK_MEMO_ENTRIES 64
+
+typedef struct {
+    guint64 hash;               /* 0: empty */
+    guint32 active;
+    guint8 width;
+    guint8 low;                 /* first active lane's offset in its word */
+    gint64 rel[32];             /* active lanes' offsets (others 0) */
+    BankResult result;
+} BankMemoEntry;
+
+typedef struct {
+    int n_banks;
+    int bank_bytes;
+    BankMemoEntry entry[BANK_MEMO_ENTRIES];
+} BankMemo;
+
+void bank_memo_init (BankMemo *m, int n_banks, int bank_bytes);
+void bank_memo_access (BankMemo *m, const Instr *instr, BankResult *out);
+
 #endif

@@ -25,6 +25,7 @@ typedef struct {
     BwServer l2_bw;
     BwServer dram;
     MemStats stats;
+    BankMemo banks;
 } MemHier;
 
 /* ------------------------------------------------------------------ */
@@ -35,7 +36,7 @@ shared_access (MemHier *h, const MemRequest *req, Cycle now)
 {
     const SpecMem *m = &h->spec->mem;
     BankResult b;
-    bank_access (req->instr, m->smem_banks, 4, &b);
+    bank_memo_access (&h->banks, req->instr, &b);
     /* The banks deliver smem_bytes_per_clk: one wavefront of 32 x 4 B. */
     int per_cycle = MAX (1, m->smem_bytes_per_clk / (m->smem_banks * 4));
     Cycle busy = (Cycle) MAX (1, (b.wavefronts + per_cycle - 1) / per_cycle);
@@ -239,6 +240,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->q = q;
     h->n_sm = n_sm;
     h->n_slots = m->l1_miss_slots;
+    bank_memo_init (&h->banks, m->smem_banks, 4);
     h->sm = g_new0 (SmMem, n_sm);
     for (int i = 0; i < n_sm; i++) {
         h->sm[i].l1 = cache_new (l1_bytes, m->l1_line_bytes,
