@@ -77,8 +77,15 @@ add_difference (Sample *total, const Sample *a, const Sample *b, double times)
 }
 
 /* The largest window: past it the last measured cost per iteration is
- * taken as settled (a long loop's later iterations repeat its middle). */
-#define MAX_WINDOW 32
+ * taken as settled.  It was 32, and that was too short: in one wave on
+ * the A6000 at 4096 the cost of an iteration still climbs for a hundred
+ * iterations as the L2 hit rate rises (kernel 5: 3,474 cycles between
+ * the windows 16 and 32, 3,919 between 32 and 64, 4,558 between 64 and
+ * 128, 4,636 over the whole loop; kernel 7 2,858 -> 3,302; kernel 4
+ * 2,907 -> 3,148), so the sampled runs came out up to a third fast.
+ * Between 64 and 128 every SGEMM kernel is within 4 % of its whole-loop
+ * cost but kernel 10, which swings (5,061, 5,425, 5,515, 5,019). */
+#define MAX_WINDOW 128
 
 /* Settled: the cost of one more iteration agreed within 1 % this many
  * times running.  Once is not enough: kernel 2 at 512 on the A6000
@@ -86,14 +93,19 @@ add_difference (Sample *total, const Sample *a, const Sample *b, double times)
  * sampled run came out 6 % short. */
 #define SETTLED 2
 
+/* The window the later waves are measured in (see ALL_WAVES_UP_TO). */
+#define LATER_WAVE_WINDOW 8
+
 /* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
  * cost of one more iteration has settled (SETTLED) or the window
  * reaches MAX_WINDOW; with 'fixed' set, just the windows fixed / 2 and
- * fixed.  Leaves the last two windows in 'lo' and 'hi'. */
+ * fixed.  Leaves the last two windows in 'lo' and 'hi', and in 'shorter'
+ * (if not NULL) the one of LATER_WAVE_WINDOW iterations, or 'hi' if the
+ * series stopped short of it. */
 static void
 sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
              guint64 blocks, guint64 fixed, Sample *lo, Sample *hi,
-             Cost *cost)
+             Sample *shorter, Cost *cost)
 {
     guint64 iters = k->iterations, i1 = MIN (fixed ? fixed / 2 : 2, iters), i2;
     double slope_before = -1;
@@ -102,6 +114,8 @@ sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
     for (;;) {
         i2 = MIN (2 * i1, iters);
         simulate (spec, k, occ, blocks, i2, hi, cost);
+        if (shorter != NULL && i2 <= LATER_WAVE_WINDOW)
+            *shorter = *hi;
         double slope = ((double) hi->st.cycles - (double) lo->st.cycles) /
                        (double) (i2 - i1);
         agreed = slope_before >= 0 &&
@@ -164,17 +178,25 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  * cost of one iteration once the blocks have drifted out of their
  * lockstep start, which takes a while (the cost per iteration can jump
  * after a dozen iterations as the blocks sharing L2 data drift apart).
- * The later waves are simulated in the window with the first: all of
- * the launch when it has at most ALL_WAVES_UP_TO full waves (what a
- * wave adds depends on the L2 data the one before left: kernel 3 at 512
- * on the A6000, 4 waves, came out 6 % long from the second wave's
- * addition counted twice), else two waves, the second's addition
- * counted once per later wave, and the partial last wave after one.
- * Each wave's remaining iterations cost what the first wave's settled
- * iterations cost; a partial last wave's what its own do (fewer SMs
- * share L2 and DRAM).  The windows of the later waves are the first
- * wave's largest.  Either way the later waves cost at most three
- * waves and a partial one in the window. */
+ * With at most ALL_WAVES_UP_TO full waves the whole launch is simulated
+ * in the first wave's largest window (what a wave adds depends on the
+ * L2 data the one before left: kernel 3 at 512 on the A6000, 4 waves,
+ * came out 6 % long from the second wave's addition counted twice).
+ * With more, the later waves are measured in a short window
+ * (LATER_WAVE_WINDOW): one, two and four waves.  The second wave adds
+ * more than the later ones, which start out of step (kernel 2 on 8 SMs
+ * at 512: 9 % more), and some kernels alternate from wave to wave
+ * (kernel 3 there: a wave of 23,440 cycles, then one of 20,990), so
+ * each later wave adds half of what the third and fourth add together.
+ * The partial last wave adds what it adds after one.  Each wave's
+ * remaining iterations cost what the first wave's settled iterations
+ * cost; a partial last wave's what its own do (fewer SMs share L2 and
+ * DRAM).  The short window costs a later wave's extrapolation a little
+ * (its first iterations stand in for settled ones: at most 8 of the
+ * 128 or more a 4096 launch has), and saves most of the time: with
+ * the later waves in the first wave's largest window, kernel 9 at 4096
+ * on the A6000 simulated 253 million warp instructions (windows up to
+ * 32), now 190 million. */
 #define ALL_WAVES_UP_TO 3
 
 static void
@@ -184,30 +206,40 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
-    Sample lo, hi, total, more, tail_lo, tail_hi;
+    Sample lo, hi, shorter, total, more, tail_lo, tail_hi;
     Cost cost = { 0, 0 };
 
     sample_wave (spec, k, &r->occ, MIN (r->blocks, per_wave), 0, &lo, &hi,
-                 &cost);
+                 &shorter, &cost);
     guint64 w = r->window = hi.window;
+    gboolean many = full > ALL_WAVES_UP_TO;
+    /* Many waves: the later ones in the shorter window (1 wave there
+     * is 'one'), each with its remaining iterations extrapolated. */
+    const Sample *one = many ? &shorter : &hi;
+    guint64 later = one->window;
     total = hi;
     extrapolate (&total, &lo, &hi, (double) (iters - w));
     if (full >= 2)
-        extrapolate (&total, &lo, &hi, (double) ((full - 1) * (iters - w)));
+        extrapolate (&total, &lo, &hi,
+                     (double) ((full - 1) * (iters - later)));
     if (full >= 1 && tail > 0) {
-        sample_wave (spec, k, &r->occ, tail, w, &tail_lo, &tail_hi, &cost);
-        extrapolate (&total, &tail_lo, &tail_hi, (double) (iters - w));
+        sample_wave (spec, k, &r->occ, tail, w, &tail_lo, &tail_hi, NULL,
+                     &cost);
+        extrapolate (&total, &tail_lo, &tail_hi, (double) (iters - later));
     }
-    if (full > ALL_WAVES_UP_TO) {
-        simulate (spec, k, &r->occ, 2 * per_wave, w, &more, &cost);
-        add_difference (&total, &more, &hi, (double) (full - 1));
+    if (many) {
+        Sample two, four;
+        simulate (spec, k, &r->occ, 2 * per_wave, later, &two, &cost);
+        simulate (spec, k, &r->occ, 4 * per_wave, later, &four, &cost);
+        add_difference (&total, &two, one, 1.0);
+        add_difference (&total, &four, &two, (double) (full - 2) / 2);
         if (tail > 0) {
-            simulate (spec, k, &r->occ, per_wave + tail, w, &more, &cost);
-            add_difference (&total, &more, &hi, 1.0);
+            simulate (spec, k, &r->occ, per_wave + tail, later, &more, &cost);
+            add_difference (&total, &more, one, 1.0);
         }
     } else if (r->blocks > per_wave) {
         simulate (spec, k, &r->occ, r->blocks, w, &more, &cost);
-        add_difference (&total, &more, &hi, 1.0);
+        add_difference (&total, &more, one, 1.0);
     }
     r->stats = total.st;
     r->mem = total.mem;

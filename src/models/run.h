@@ -5,13 +5,14 @@
  *
  * Sampling (DESIGN.md principle 5): every block of a matmul does the same
  * work, so a big launch is simulated wave by wave on the whole GPU for a
- * window of its main loop.  The window doubles (2, 4, 8, ... iterations)
- * until the cycles one more iteration costs, measured between the last
- * two windows, change by less than 1 % from the window before: the wave's
- * time and counters are then extrapolated linearly to the full loop.
- * Each later full wave adds what a second wave adds to the first in the
- * largest window plus its remaining iterations at the first wave's cost;
- * a partial last wave likewise, at its own cost (run.c says why).
+ * window of its main loop.  The window doubles (2, 4, 8, ... iterations,
+ * at most 128) until the cycles one more iteration costs, measured
+ * between the last two windows, change by less than 1 % twice running:
+ * the wave's time and counters are then extrapolated linearly to the
+ * full loop.  The later waves are measured in a short window (one, two
+ * and four waves of 8 iterations) and their remaining iterations
+ * extrapolated at the first wave's cost; a partial last wave likewise,
+ * at its own cost (run.c says why).
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Benchmark: `smsim validate` per GPU (every SGEMM kernel at 4096), its
+# wall time and peak memory on one core (taskset -c 0 where there is
+# taskset: validate otherwise runs a kernel per core).  Issue 6 asks
+# for under 10 s and 200 MB for --gpu a6000.  Prints one line per GPU.
+set -eu
+: "${SMSIM:=./smsim}"
+: "${GPUS:=a6000 a100}"
+pin=""
+command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
+t=$(mktemp)
+trap 'rm -f "$t"' EXIT
+printf '%-6s %9s %9s %12s\n' gpu wall_s cpu_s peak_MB
+for gpu in $GPUS; do
+    /usr/bin/time -o "$t" -f '%e %U %M' $pin "$SMSIM" validate --gpu "$gpu" \
+        >/dev/null
+    read -r wall cpu kib <"$t"
+    printf '%-6s %9s %9s %12s\n' "$gpu" "$wall" "$cpu" "$((kib / 1024))"
+done
+echo "target (issue 6): a6000 under 10 s wall on one core, under 200 MB"
