@@ -239,7 +239,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         }
     } else if (r->blocks > per_wave) {
         simulate (spec, k, &r->occ, r->blocks, w, &more, &cost);
-        add_difference (&total, &more, one, 1.0);
+        add_difference (&total, &more, &hi, 1.0);
     }
     r->stats = total.st;
     r->mem = total.mem;

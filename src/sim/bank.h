@@ -35,7 +35,8 @@
  * than n_banks (a row, a broadcast, consecutive vectors: one wavefront);
  * O(lanes) for one whose words span fewer than n_banks in explicit form,
  * or for any stride (columns, padded or not); O(words^2) at worst (a
- * small insertion sort: a random gather).
+ * random gather whose words all chain in one bank).  bank_memo_access
+ * answers a repeated pattern in O(lanes).
  */
 #ifndef SMSIM_SIM_BANK_H
 #define SMSIM_SIM_BANK_H
