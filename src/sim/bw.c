@@ -34,8 +34,37 @@ bucket (BwServer *s, guint64 n)
         /* A bucket of the past, long drained: reuse it. */
         b->epoch = n;
         b->used_q16 = 0;
+        b->skip = 0;
     }
     return b;
+}
+
+static gboolean
+full (const BwServer *s, const BwBucket *b)
+{
+    return b->used_q16 >= s->cap_q16;
+}
+
+/* The first bucket from 'n' on with room.  A saturated server has a
+ * long run of full buckets ahead of the late arrivals: each full bucket
+ * remembers how far the run went, and a walk leaves every bucket it
+ * crossed pointing at its end (path compression), so crossing a run
+ * costs little however long it is.  Buckets only fill, so a run stays
+ * full. */
+static guint64
+first_with_room (BwServer *s, guint64 n)
+{
+    guint64 end = n;
+    BwBucket *b;
+    while (full (s, b = bucket (s, end)))
+        end = b->skip > end ? b->skip : end + 1;
+    while (n < end) {
+        b = bucket (s, n);
+        guint64 next = b->skip > n ? b->skip : n + 1;
+        b->skip = end;
+        n = next;
+    }
+    return end;
 }
 
 Cycle
@@ -43,6 +72,8 @@ bw_serve (BwServer *s, Cycle at, guint64 bytes)
 {
     guint64 need = bytes << 16;
     guint64 n = at / BW_BUCKET_CYCLES;
+    if (bytes > 0)
+        n = first_with_room (s, n);
     BwBucket *b = bucket (s, n);
     for (;;) {
         guint64 room = s->cap_q16 - MIN (b->used_q16, s->cap_q16);

@@ -25,6 +25,8 @@
 typedef struct {
     guint64 epoch;            /* absolute bucket number it holds */
     guint64 used_q16;         /* bytes << 16 taken in it */
+    guint64 skip;             /* full: every bucket before this one is
+                               * full too (0: not known) */
 } BwBucket;
 
 typedef struct {
