@@ -35,8 +35,9 @@ typedef struct {
 } Bench;
 
 static gboolean
-next_block (void *ctx, guint64 *block)
+next_block (void *ctx, int sm, guint64 *block)
 {
+    (void) sm;
     Bench *b = ctx;
     if (b->blocks_left == 0)
         return FALSE;
@@ -73,7 +74,10 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
     SimStats total = { 0 };
 
     occ_compute (spec, &l, &occ);
-    SmWorkload wl = { threads, occ.blocks_per_sm, next_block, open_warp, b };
+    SmWorkload wl = { .threads_per_block = threads,
+                      .max_blocks = occ.blocks_per_sm,
+                      .next_block = next_block, .open_warp = open_warp,
+                      .ctx = b };
     for (int i = 0; i < N_SM; i++) {
         sms[i] = sm_new (spec, i, q, mem, &wl);
         sm_start (sms[i], 0);

@@ -12,6 +12,7 @@
 
 #include "models/kern.h"
 #include "models/kgen.h"
+#include "models/probe.h"
 #include "models/ref.h"
 #include "models/run.h"
 #include "sim/coal.h"
@@ -109,7 +110,7 @@ Test (kern, pchase_through_run)
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "pchase", 2000, "WS=16384");
-    RunOptions o = { -1, -1, RUN_EXACT };
+    RunOptions o = { -1, -1, RUN_EXACT, 0 };
     RunResult r;
     g_autoptr (GError) error = NULL;
     cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
@@ -615,6 +616,47 @@ Test (kern, sgemm_rejects_what_the_model_cannot_follow)
     }
 }
 
+/* The probe (probe.h): one warp loops { load; use it } over one
+ * 128-byte line, 10 iterations.  A warp enters an iteration when it
+ * issues the last instruction of the one before (the FFMA), which
+ * waits for its load: iteration 1 is entered a DRAM round trip after
+ * the start (the first load misses everywhere; the preset's latency is
+ * load-to-use), every later one an L1 hit plus the FFMA's issue cycle
+ * after that, and the epilogue (iteration 10) one more such step on.
+ * With one warp, iterations done are its own. */
+typedef struct {
+    const KernInstance *k;
+    Probe *probe;
+} Watch;
+
+static InstrStream *
+open_watched (void *ctx, guint64 block, int warp)
+{
+    Watch *w = ctx;
+    return probe_wrap (w->probe, kern_open_warp (w->k, block, warp), block);
+}
+
+Test (kern, probe_marks_iteration_entries)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    const char *params[] = { "ITERS=10", "FOOTPRINT=128", NULL };
+    g_autoptr (KernInstance) k = make_with (s, "loaduse", 1, params);
+    g_autoptr (Probe) probe = probe_new (1, 1, 10);
+    Watch watch = { k, probe };
+    GpuWorkload w = { .n_blocks = 1, .threads_per_block = 32,
+                      .max_blocks = 1, .l1_bytes = 64 * 1024,
+                      .open_warp = open_watched, .ctx = &watch };
+    g_autoptr (Gpu) gpu = gpu_new (s, &w);
+    probe_set_gpu (probe, gpu);
+    gpu_run (gpu);
+    Cycle hit = (Cycle) s->mem.l1_hit_latency_cycles + 1;
+    cr_expect_eq (probe_entered (probe, 0, 1), (Cycle) s->mem.dram_latency_cycles);
+    for (guint64 i = 2; i <= 10; i++)
+        cr_expect_eq (probe_entered (probe, 0, i) - probe_entered (probe, 0, i - 1),
+                      hit, "iteration %" G_GUINT64_FORMAT, i);
+}
+
 /* Sampling: on a GPU made small (8 SMs) so that size 256 runs several
  * waves for kernels 1-3, the sampled run (windows of the main loop,
  * extrapolated over iterations and waves) stays within 2 % of the exact
@@ -630,7 +672,7 @@ Test (kern, sampled_matches_exact, .timeout = 120)
         /* Kernel 11 at 512: 8 blocks, 16 steps, windows shorter than
          * the loop. */
         g_autoptr (KernInstance) k = make (s, id, kernel == 11 ? 512 : 256, NULL);
-        RunOptions exact = { -1, -1, RUN_EXACT }, sampled = { -1, -1, RUN_SAMPLED };
+        RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
         RunResult re, rs;
         cr_assert (run_kernel (s, k, &exact, &re, &error));
         cr_assert (run_kernel (s, k, &sampled, &rs, &error));

@@ -96,7 +96,9 @@ chase (const GpuSpec *spec, guint64 working_set, guint64 loads,
        guint64 l1_bytes)
 {
     ChaseWork cw = { loads, working_set };
-    GpuWorkload w = { 1, 32, 1, l1_bytes, open_chase, &cw };
+    GpuWorkload w = { .n_blocks = 1, .threads_per_block = 32, .max_blocks = 1,
+                      .l1_bytes = l1_bytes, .open_warp = open_chase,
+                      .ctx = &cw };
     g_autoptr (Gpu) gpu = gpu_new (spec, &w);
     gpu_run (gpu);
     return gpu_cycles (gpu);
@@ -231,11 +233,14 @@ open_copy (void *ctx, guint64 block, int warp)
 static double
 copy_bandwidth (const GpuSpec *s, const CopyWork *cw, double *dram_fraction)
 {
-    GpuWorkload w = { cw->blocks, cw->threads, 4, 64 * 1024, open_copy,
-                      (void *) cw };
+    GpuWorkload w = { .n_blocks = cw->blocks, .threads_per_block = cw->threads,
+                      .max_blocks = 4, .l1_bytes = 64 * 1024,
+                      .open_warp = open_copy, .ctx = (void *) cw };
     g_autoptr (Gpu) gpu = gpu_new (s, &w);
     gpu_run (gpu);
-    const MemStats *m = gpu_mem_stats (gpu);
+    MemStats counted;
+    gpu_mem_stats (gpu, &counted);
+    const MemStats *m = &counted;
     guint64 moved = m->dram_read_bytes + m->dram_write_bytes;
     double seconds = (double) gpu_cycles (gpu) /
                      ((double) s->device.sm_clock_mhz * 1e6);
@@ -261,6 +266,56 @@ Test (memhier, stream_copy_sustains_measured_bandwidth)
                s->device.dram_stream_gbs);
     /* Most traffic reached DRAM (the last writes stay dirty in L2). */
     cr_expect_gt (fraction, 0.7, "%.2f of the bytes reached DRAM", fraction);
+}
+
+static InstrStream *
+open_copy_mirror (void *ctx, guint64 block, int warp)
+{
+    return instr_lg_stream_new (open_copy (ctx, block, warp));
+}
+
+/* Mirrors (gpu.h): with 4 of the A100's 108 SMs simulated in full, the
+ * other 104 send their own blocks' requests in step, so L2 and DRAM
+ * carry the whole GPU's copy, byte for byte; what only the 4 count is
+ * scaled to all blocks.  Hand counts: 432 blocks of 8 warps, each warp
+ * 227 loads, 227 stores and an EXIT (227 x 432 x 256 floats: the 96 MB
+ * rounded down to whole iterations), every byte read once from DRAM
+ * (each line once, nothing re-read: 96 MB is past the 40 MB L2) and
+ * written once, in 32-byte sectors. */
+Test (memhier, mirrors_carry_the_whole_gpus_traffic)
+{
+    g_autoptr (Preset) p = load ("a100", NULL);
+    const GpuSpec *s = preset_spec (p);
+    CopyWork cw = { 256, 4 * (guint64) s->device.sm_count, 0, 96ull << 20 };
+    cw.iters = cw.bytes / 4 / (cw.blocks * 256);
+    cr_assert_eq (cw.iters, 227);
+    guint64 copied = 227 * 432 * 256 * 4;
+    GpuWorkload w = { .n_blocks = cw.blocks, .threads_per_block = cw.threads,
+                      .max_blocks = 4, .l1_bytes = 64 * 1024,
+                      .open_warp = open_copy, .ctx = &cw, .detailed_sms = 4,
+                      .open_mirror = open_copy_mirror };
+    g_autoptr (Gpu) gpu = gpu_new (s, &w);
+    gpu_run (gpu);
+    MemStats m;
+    SimStats st;
+    gpu_mem_stats (gpu, &m);
+    gpu_stats (gpu, &st);
+    guint64 warps = cw.blocks * 8;
+    cr_expect_eq (m.load_requests, warps * 227);
+    cr_expect_eq (m.load_sectors, copied / 32);
+    cr_expect_eq (m.store_sectors, copied / 32);
+    cr_expect_eq (m.dram_read_bytes, copied);
+    cr_expect_eq (st.warp_instructions, warps * (2 * 227 + 1));
+    cr_expect_eq (st.blocks_done, cw.blocks);
+    cr_expect_eq (gpu_simulated_instructions (gpu), 4 * 4 * 8 * (2 * 227 + 1),
+                  "4 SMs in full, 4 blocks each");
+    double seconds = (double) gpu_cycles (gpu) /
+                     ((double) s->device.sm_clock_mhz * 1e6);
+    double bw = (double) (m.dram_read_bytes + m.dram_write_bytes) / seconds / 1e9;
+    cr_expect (fabs (bw - s->device.dram_stream_gbs) <=
+                   0.05 * s->device.dram_stream_gbs,
+               "mirrored copy moved %.0f GB/s; the measured STREAM figure "
+               "is %.0f GB/s", bw, s->device.dram_stream_gbs);
 }
 
 /* One warp copying 1 MB: each iteration waits a DRAM round trip for its

@@ -76,8 +76,9 @@ work_new (int n_progs, guint64 repeat, guint64 blocks)
 }
 
 static gboolean
-next_block (void *ctx, guint64 *block)
+next_block (void *ctx, int sm, guint64 *block)
 {
+    (void) sm;
     Work *w = ctx;
     if (w->next == w->blocks)
         return FALSE;
@@ -169,7 +170,9 @@ run (const char *gpu, const char *const *sets, Work *work, int threads,
     cr_assert_not_null (preset, "%s", error ? error->message : "");
     g_autoptr (EvqQueue) q = evq_new ();
     g_autoptr (MemSys) mem = memfixed_new (q, glat, slat);
-    SmWorkload wl = { threads, max_blocks, next_block, open_warp, work };
+    SmWorkload wl = { .threads_per_block = threads, .max_blocks = max_blocks,
+                      .next_block = next_block, .open_warp = open_warp,
+                      .ctx = work };
     g_autoptr (Sm) sm = sm_new (preset_spec (preset), 0, q, mem, &wl);
     memset (out, 0, sizeof *out);
     out->issues = g_array_new (FALSE, FALSE, sizeof (Issue));

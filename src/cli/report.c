@@ -26,8 +26,11 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             k->model->id, s->id, k->size, k->grid_x, k->grid_y,
                             k->threads, r->launch.regs_per_thread,
                             r->launch.static_smem_bytes + r->launch.dyn_smem_bytes);
-    g_string_append_printf (o, "simulation           %s\n",
-                            r->sampled ? "sampled" : "exact");
+    g_string_append_printf (o, "simulation           %s, %d of %d SMs in full"
+                            "%s\n", r->sampled ? "sampled" : "exact",
+                            r->detailed_sms, s->device.sm_count,
+                            r->detailed_sms < s->device.sm_count
+                                ? " (the others mirror them)" : "");
     if (r->sampled)
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
@@ -122,6 +125,7 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     json_builder_add_boolean_value (b, r->sampled);
     member_int (b, "window_iterations", (gint64) r->window);
     member_int (b, "waves", (gint64) r->waves);
+    member_int (b, "detailed_sms", r->detailed_sms);
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);
     g_autofree char *text = json_to_string (root, TRUE);
@@ -141,6 +145,9 @@ report_options_init (ReportOptions *o)
         { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,
           "sample a window of the main loop even if the launch is small",
           NULL },
+        { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
+          "SMs simulated in full, the others mirroring them (default: 4 "
+          "when sampled, all when exact)", "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
           "text (default) or json", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
@@ -154,6 +161,7 @@ report_options_init (ReportOptions *o)
     G_STATIC_ASSERT (sizeof entries == sizeof o->entries);
     o->regs = o->smem = -1;
     o->exact = o->sampled = o->verbose = FALSE;
+    o->detailed_sms = 0;
     o->format = o->output = NULL;
     memcpy (o->entries, entries, sizeof entries);
 }
@@ -179,8 +187,14 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
 {
     g_autoptr (GError) error = NULL;
     RunOptions o = { a->regs, a->smem,
-                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO };
+                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
+                     a->detailed_sms };
     RunResult r;
+    if (a->detailed_sms < 0) {
+        cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
+                   a->detailed_sms);
+        return CLI_EXIT_USAGE;
+    }
     g_autoptr (GString) out = g_string_new (NULL);
     double t0 = (double) g_get_monotonic_time () * 1e-6;
     if (!run_kernel (spec, k, &o, &r, &error) || !kern_trace_check (k, &error)) {

@@ -1,7 +1,7 @@
 /*
  * report.h -- one simulated launch, run and reported: the options
  * `smsim run` and `smsim trace replay` share (--regs, --smem, --exact,
- * --sampled, --format, --output, --verbose), the run, and its text or
+ * --sampled, --detailed-sms, --format, --output, --verbose), the run, and its text or
  * JSON report, so a replayed trace reports exactly as its model does.
  */
 #ifndef SMSIM_CLI_REPORT_H
@@ -15,10 +15,11 @@ typedef struct {
     gint64 smem;
     gboolean exact;
     gboolean sampled;
+    gint detailed_sms;
     gboolean verbose;
     char *format;
     char *output;
-    GOptionEntry entries[8];
+    GOptionEntry entries[9];
 } ReportOptions;
 
 void report_options_init (ReportOptions *o);

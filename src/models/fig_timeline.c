@@ -99,8 +99,9 @@ on_state (void *ctx, int sm, int slot, guint64 block, StallReason reason,
 }
 
 static gboolean
-next_block (void *ctx, guint64 *block)
+next_block (void *ctx, int sm, guint64 *block)
 {
+    (void) sm;
     Timeline *t = ctx;
     if (t->next_block >= kern_blocks (t->k) || t->issues > MAX_ISSUES)
         return FALSE;
@@ -120,8 +121,10 @@ static void
 simulate (const GpuSpec *s, const KernInstance *k, const OccResult *occ,
           Timeline *t)
 {
-    SmWorkload work = { k->threads, occ->blocks_per_sm, next_block,
-                        open_warp, t };
+    SmWorkload work = { .threads_per_block = k->threads,
+                        .max_blocks = occ->blocks_per_sm,
+                        .next_block = next_block, .open_warp = open_warp,
+                        .ctx = t };
     g_autoptr (EvqQueue) q = evq_new ();
     MemSys *mem = memhier_new (s, q, 1, (guint64) MAX (occ->l1_bytes, 0));
     g_autoptr (Sm) sm = sm_new (s, 0, q, mem, &work);

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "models/kern.h"
+#include "models/kgen.h"
+#include "models/trace_read.h"
 #include "models/num.h"
 
 G_DEFINE_QUARK (smsim-kern-error-quark, kern_error)
@@ -155,4 +157,27 @@ kern_open_warp_window (const KernInstance *k, guint64 block, int warp,
                        guint64 iterations)
 {
     return k->model->open_warp (k, block, warp, MIN (iterations, k->iterations));
+}
+
+InstrStream *
+kern_open_mirror_window (const KernInstance *k, guint64 block, int warp,
+                         guint64 iterations)
+{
+    InstrStream *s = kern_open_warp_window (k, block, warp, iterations);
+    if (kgen_stream_lg_only (s))
+        return s;
+    return instr_lg_stream_new (s);
+}
+
+gboolean
+kern_stream_position (const InstrStream *s, gint64 *iteration)
+{
+    int seg;
+    guint64 iter;
+    if (trace_reader_warp_position (s, iteration))
+        return TRUE;
+    if (!kgen_stream_position (s, &seg, &iter))
+        return FALSE;
+    *iteration = seg == KGEN_PROLOGUE ? -1 : (gint64) iter;
+    return TRUE;
 }

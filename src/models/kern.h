@@ -95,6 +95,14 @@ InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
 /* The same with the main loop cut to 'iterations' (a sampling window). */
 InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,
                                     int warp, guint64 iterations);
+/* Where the instruction stream 's' (a model's or a trace's) last
+ * returned stands: -1 in the prologue, i in main-loop iteration i (from
+ * 0), the stream's window in the epilogue.  FALSE if it cannot tell. */
+gboolean kern_stream_position (const InstrStream *s, gint64 *iteration);
+/* Its local/global-queue instructions alone, the loop cut the same way:
+ * what a mirror SM plays (gpu.h). */
+InstrStream *kern_open_mirror_window (const KernInstance *k, guint64 block,
+                                      int warp, guint64 iterations);
 
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);

@@ -77,6 +77,7 @@ typedef struct {
     guint64 iter;
     guint64 iterations;
     gboolean done;
+    gboolean lg_only;      /* a mirror's: local/global-queue ops alone */
     Instr instr;
 } KStream;
 
@@ -114,6 +115,8 @@ next_op (KStream *s)
         if (!advance (s))
             return NULL;
         const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
+        if (s->lg_only && instr_info ((InstrOp) o->op)->pipe != PIPE_LG)
+            continue;
         if (o->guard == 0 ||
             s->p->guard (s->p, s->warp, s->iter, o))
             return o;
@@ -127,6 +130,8 @@ kstream_next (InstrStream *base)
     if (s->done)
         return NULL;
     const KOp *o = next_op (s);
+    if (o == NULL && s->lg_only)
+        return NULL;
     if (o == NULL) {
         s->done = TRUE;
         instr_init (&s->instr, INSTR_EXIT);
@@ -167,6 +172,15 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
     s->active = active;
     s->iterations = iterations;
     return &s->base;
+}
+
+gboolean
+kgen_stream_lg_only (InstrStream *stream)
+{
+    if (stream->ops != &kstream_ops)
+        return FALSE;
+    ((KStream *) stream)->lg_only = TRUE;
+    return TRUE;
 }
 
 gboolean

@@ -74,6 +74,11 @@ guint kgen_count (const KProgram *p, int segment, InstrOp op);
 InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
                               guint32 active, guint64 iterations);
 
+/* Make 'stream', not yet read, yield only its local/global-queue
+ * (PIPE_LG) instructions and no EXIT: a mirror SM's (gpu.h).  FALSE
+ * if 'stream' is not played from a program. */
+gboolean kgen_stream_lg_only (InstrStream *stream);
+
 /* Where the instruction 'stream' last returned stands: its segment and,
  * in the body, its iteration (what a trace file marks).  FALSE if
  * 'stream' is not played from a program. */

@@ -4,29 +4,17 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "models/probe.h"
 #include "models/run.h"
 #include "sim/gpu.h"
 
-typedef struct {
-    const KernInstance *k;
-    guint64 iterations;
-} Window;
-
-static InstrStream *
-open_warp (void *ctx, guint64 block, int warp)
-{
-    const Window *w = ctx;
-    return kern_open_warp_window (w->k, block, warp, w->iterations);
-}
-
-/* What one simulation counted: 'blocks' blocks, the main loop cut to
- * some number of iterations. */
+/* What one simulation counted. */
 typedef struct {
     SimStats st;
     MemStats mem;
-    guint64 window;     /* main-loop iterations simulated */
 } Sample;
 
 /* The work the simulations of a run actually did (for --verbose). */
@@ -35,105 +23,174 @@ typedef struct {
     guint64 events;
 } Cost;
 
+/* One simulation: 'blocks' blocks, the main loop cut to 'iterations',
+ * 'detailed' SMs in full; with a probe, the warps simulated in full are
+ * watched and the run may stop early (gpu_stop). */
+typedef struct {
+    const KernInstance *k;
+    guint64 iterations;
+    Probe *probe;
+} Window;
+
+static InstrStream *
+open_warp (void *ctx, guint64 block, int warp)
+{
+    const Window *w = ctx;
+    InstrStream *s = kern_open_warp_window (w->k, block, warp, w->iterations);
+    return w->probe != NULL ? probe_wrap (w->probe, s, block) : s;
+}
+
+static InstrStream *
+open_mirror (void *ctx, guint64 block, int warp)
+{
+    const Window *w = ctx;
+    return kern_open_mirror_window (w->k, block, warp, w->iterations);
+}
+
+/* SMs simulated in full in a sampled run; the others mirror them
+ * (gpu.h).  Four divide the SM counts of every timing preset (80, 40,
+ * 108, 84, 132) evenly. */
+#define SAMPLED_DETAILED_SMS 4
+
+static Gpu *
+gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
+         int detailed, Window *win)
+{
+    GpuWorkload w = { blocks, win->k->threads, occ->blocks_per_sm,
+                      (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
+                      detailed, open_mirror };
+    return gpu_new (spec, &w);
+}
+
+static void
+take_sample (const Gpu *gpu, Sample *out)
+{
+    gpu_stats (gpu, &out->st);
+    gpu_mem_stats (gpu, &out->mem);
+}
+
+static void
+count_cost (const Gpu *gpu, Cost *cost)
+{
+    cost->instructions += gpu_simulated_instructions (gpu);
+    cost->events += gpu_events (gpu);
+}
+
 static void
 simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-          guint64 blocks, guint64 iterations, Sample *out, Cost *cost)
+          guint64 blocks, guint64 iterations, int detailed, Sample *out,
+          Cost *cost)
 {
-    Window win = { k, iterations };
-    GpuWorkload w = { blocks, k->threads, occ->blocks_per_sm,
-                      (guint64) MAX (occ->l1_bytes, 0), open_warp, &win };
-    g_autoptr (Gpu) gpu = gpu_new (spec, &w);
+    Window win = { k, iterations, NULL };
+    g_autoptr (Gpu) gpu = gpu_for (spec, occ, blocks, detailed, &win);
     gpu_run (gpu);
-    out->window = iterations;
-    gpu_stats (gpu, &out->st);
-    out->mem = *gpu_mem_stats (gpu);
-    cost->instructions += out->st.warp_instructions;
-    cost->events += gpu_events (gpu);
+    take_sample (gpu, out);
+    count_cost (gpu, cost);
 }
 
 /* Counters are all 64-bit: they are combined as arrays. */
 G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
 G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
 
-static void
-add_scaled_array (guint64 *t, const guint64 *x, const guint64 *y, gsize n,
-                  double times)
-{
-    for (gsize i = 0; i < n; i++) {
-        double v = (double) t[i] + times * ((double) x[i] - (double) y[i]);
-        t[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
-}
+#define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
-/* total += times x (a - b), counter by counter, never below zero.
- * 'total' may be 'a' or 'b'. */
-static void
-add_difference (Sample *total, const Sample *a, const Sample *b, double times)
-{
-    add_scaled_array ((guint64 *) &total->st, (const guint64 *) &a->st,
-                      (const guint64 *) &b->st, sizeof total->st / 8, times);
-    add_scaled_array ((guint64 *) &total->mem, (const guint64 *) &a->mem,
-                      (const guint64 *) &b->mem, sizeof total->mem / 8, times);
-}
-
-/* The largest window: past it the last measured cost per iteration is
- * taken as settled.  It was 32, and that was too short: in one wave on
- * the A6000 at 4096 the cost of an iteration still climbs for a hundred
- * iterations as the L2 hit rate rises (kernel 5: 3,474 cycles between
- * the windows 16 and 32, 3,919 between 32 and 64, 4,558 between 64 and
- * 128, 4,636 over the whole loop; kernel 7 2,858 -> 3,302; kernel 4
- * 2,907 -> 3,148), so the sampled runs came out up to a third fast.
- * Between 64 and 128 every SGEMM kernel is within 4 % of its whole-loop
- * cost but kernel 10, which swings (5,061, 5,425, 5,515, 5,019). */
+/* The largest window.  In one wave on the A6000 at 4096 the cost of an
+ * iteration still climbs for a hundred iterations as the L2 hit rate
+ * rises (kernel 5: 3,474 cycles an iteration between the windows 16 and
+ * 32, 3,919 between 32 and 64, 4,558 between 64 and 128, 4,636 over
+ * the whole loop; kernel 7 2,858 -> 3,302), so 32 made sampled runs up
+ * to a third fast; between 64 and 128 every SGEMM kernel is within 4 %
+ * of its whole-loop cost but kernel 10, which swings. */
 #define MAX_WINDOW 128
 
 /* Settled: the cost of one more iteration agreed within 1 % this many
  * times running.  Once is not enough: kernel 2 at 512 on the A6000
- * agrees between the windows 4-8 and 8-16 and then changes, and its
+ * agrees between the iterations 4-8 and 8-16 and then changes, and its
  * sampled run came out 6 % short. */
 #define SETTLED 2
 
-/* The window the later waves are measured in (see ALL_WAVES_UP_TO). */
-#define LATER_WAVE_WINDOW 8
+/* No earlier: the blocks' lockstep start makes the first iterations
+ * alike and cheap (kernel 2 at 4096 on the A6000: 1,511 and 1,545
+ * cycles an iteration over iterations 2-4 and 4-8, then 2,013, 2,331
+ * and 2,333 over 8-16, 16-32 and 32-64). */
+#define SETTLED_FROM 16
 
-/* A wave of 'blocks' blocks: windows of 2, 4, 8 ... iterations until the
- * cost of one more iteration has settled (SETTLED) or the window
- * reaches MAX_WINDOW; with 'fixed' set, just the windows fixed / 2 and
- * fixed.  Leaves the last two windows in 'lo' and 'hi', and in 'shorter'
- * (if not NULL) the one of LATER_WAVE_WINDOW iterations, or 'hi' if the
- * series stopped short of it. */
+/* The first wave, watched at iterations 1, 2, 4 ...: where its cost
+ * per iteration settles. */
+typedef struct {
+    Gpu *gpu;
+    guint64 window;
+    int n;                 /* marks taken */
+    guint64 iteration[2];  /* the last two marks: [1] the later */
+    Cycle at[2];
+    Sample sample[2];
+    double slope_before;
+    int agreed;
+    gboolean settled;
+} FirstWave;
+
+/* Marks are taken at powers of two short of the window's end, where
+ * the warps that finish first leave the rest a slower SM. */
 static void
-sample_wave (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
-             guint64 blocks, guint64 fixed, Sample *lo, Sample *hi,
-             Sample *shorter, Cost *cost)
+first_wave_mark (void *ctx, guint64 i, Cycle at)
 {
-    guint64 iters = k->iterations, i1 = MIN (fixed ? fixed / 2 : 2, iters), i2;
-    double slope_before = -1;
-    int agreed = 0;
-    simulate (spec, k, occ, blocks, i1, lo, cost);
-    for (;;) {
-        i2 = MIN (2 * i1, iters);
-        simulate (spec, k, occ, blocks, i2, hi, cost);
-        if (shorter != NULL && i2 <= LATER_WAVE_WINDOW)
-            *shorter = *hi;
-        double slope = ((double) hi->st.cycles - (double) lo->st.cycles) /
-                       (double) (i2 - i1);
-        agreed = slope_before >= 0 &&
-                         fabs (slope - slope_before) <= 0.01 * slope
-                     ? agreed + 1 : 0;
-        if (i2 == iters || i2 >= MAX_WINDOW || fixed || agreed == SETTLED)
-            return;
-        slope_before = slope;
-        *lo = *hi;
-        i1 = i2;
-    }
+    FirstWave *f = ctx;
+    if ((i & (i - 1)) != 0 || i >= f->window)
+        return;
+    f->iteration[0] = f->iteration[1];
+    f->at[0] = f->at[1];
+    f->sample[0] = f->sample[1];
+    f->iteration[1] = i;
+    f->at[1] = at;
+    take_sample (f->gpu, &f->sample[1]);
+    if (++f->n < 2)
+        return;
+    double slope = (double) (f->at[1] - f->at[0]) /
+                   (double) (f->iteration[1] - f->iteration[0]);
+    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <= 0.01 * slope
+                    ? f->agreed + 1 : 0;
+    f->slope_before = slope;
+    f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
+    /* Not settled by half the window: phase 2 takes the whole window,
+     * and these marks give the counters' rate. */
+    if (f->settled || 2 * i >= f->window)
+        gpu_stop (f->gpu);
 }
 
-/* total += n more iterations at the cost of one between 'lo' and 'hi'. */
+/* Phase 1: the first wave (or the launch, if smaller), its loop cut to
+ * MAX_WINDOW, until its cost per iteration settles.  Leaves in 'f' the
+ * window to sample in -- twice the iterations where it settled, so
+ * that the marks in phase 2 fall before the ragged end, or MAX_WINDOW,
+ * or the whole loop -- and its last two marks. */
 static void
-extrapolate (Sample *total, const Sample *lo, const Sample *hi, double n)
+watch_first_wave (const GpuSpec *spec, const KernInstance *k, RunResult *r,
+                  guint64 blocks, FirstWave *f, Cost *cost)
 {
-    add_difference (total, hi, lo, n / (double) (hi->window - lo->window));
+    guint64 window = MIN (k->iterations, MAX_WINDOW);
+    g_autoptr (Probe) probe = probe_new (blocks, 1, window);
+    Window win = { k, window, probe };
+    g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, blocks, r->detailed_sms, &win);
+    *f = (FirstWave) { gpu, window, 0, { 0, 0 }, { 0, 0 },
+                       { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
+    probe_set_gpu (probe, gpu);
+    probe_on_first_wave (probe, first_wave_mark, f);
+    gpu_run (gpu);
+    count_cost (gpu, cost);
+    f->gpu = NULL;
+    f->window = f->settled ? MIN (2 * f->iteration[1], window) : window;
+}
+
+/* total = a x times_a + (b - c) x times_bc, counter by counter, never
+ * below zero ('total' may be any of them). */
+static void
+combine (guint64 *total, const guint64 *a, double times_a, const guint64 *b,
+         const guint64 *c, double times_bc, gsize n)
+{
+    for (gsize i = 0; i < n; i++) {
+        double v = (double) a[i] * times_a +
+                   times_bc * ((double) b[i] - (double) c[i]);
+        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
@@ -167,38 +224,45 @@ estimate_instructions (const KernInstance *k, guint64 blocks)
 static gboolean
 should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 {
-    if (o->mode == RUN_EXACT || k->iterations < 4)
+    gint64 at;
+    g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, 1);
+    if (o->mode == RUN_EXACT || k->iterations < 4 ||
+        !kern_stream_position (s, &at))
         return FALSE;
     if (o->mode == RUN_SAMPLED)
         return TRUE;
     return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
-/* Waves: the first wave starts on an idle GPU; its windows give the
- * cost of one iteration once the blocks have drifted out of their
- * lockstep start, which takes a while (the cost per iteration can jump
- * after a dozen iterations as the blocks sharing L2 data drift apart).
- * With at most ALL_WAVES_UP_TO full waves the whole launch is simulated
- * in the first wave's largest window (what a wave adds depends on the
- * L2 data the one before left: kernel 3 at 512 on the A6000, 4 waves,
- * came out 6 % long from the second wave's addition counted twice).
- * With more, the later waves are measured in a short window
- * (LATER_WAVE_WINDOW): one, two and four waves.  The second wave adds
- * more than the later ones, which start out of step (kernel 2 on 8 SMs
- * at 512: 9 % more), and some kernels alternate from wave to wave
- * (kernel 3 there: a wave of 23,440 cycles, then one of 20,990), so
- * each later wave adds half of what the third and fourth add together.
- * The partial last wave adds what it adds after one.  Each wave's
- * remaining iterations cost what the first wave's settled iterations
- * cost; a partial last wave's what its own do (fewer SMs share L2 and
- * DRAM).  The short window costs a later wave's extrapolation a little
- * (its first iterations stand in for settled ones: at most 8 of the
- * 128 or more a 4096 launch has), and saves most of the time: with
- * the later waves in the first wave's largest window, kernel 9 at 4096
- * on the A6000 simulated 253 million warp instructions (windows up to
- * 32), now 190 million. */
-#define ALL_WAVES_UP_TO 3
+/* Waves in the second phase's run: the first, the second, and a
+ * partial last wave after them (the blocks past the first two). */
+#define RUN_WAVES 3
 
+/* A sampled run, in two phases.
+ *
+ * 1. The first wave alone (watch_first_wave), watched by the probe:
+ *    the cost of one more iteration is the time between the marks its
+ *    last warp leaves at iterations 2, 4, 8 ...; the run stops once
+ *    that has settled (SETTLED), at the window 'w' (or at MAX_WINDOW,
+ *    or the whole loop).  A wave's cost per iteration climbs for a
+ *    while as its blocks drift out of their lockstep start and the L2
+ *    fills; the marks see that in one run, where windows of 2, 4, 8 ...
+ *    iterations each simulated from the start cost twice as much.
+ * 2. The launch's first two waves and its partial last wave (all of
+ *    it, if it has no more), each block's loop cut to 'w', simulated
+ *    to the end.  Each wave's iterations past 'w' cost what its own
+ *    last ones did (the probe's marks per wave); each full wave past
+ *    the second adds what the second added to the first, where it
+ *    ended (its last warp's entry into the epilogue), and its own
+ *    iterations.  Later waves start out of step, as blocks retire one
+ *    by one: the second wave's addition stands for them, not the
+ *    first wave's lockstep.  (It was measured in windows of 8
+ *    iterations: kernel 2 at 1024 on the A6000, 13 waves, came out
+ *    12 % long, when with the whole loop successive waves add within
+ *    4 % of each other.)
+ * Counters go the same way: the run's, times all blocks over its
+ * blocks, plus each block's iterations past 'w' at the first wave's
+ * rate per block and iteration. */
 static void
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
 {
@@ -206,44 +270,59 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
-    Sample lo, hi, shorter, total, more, tail_lo, tail_hi;
+    guint64 first = MIN (r->blocks, per_wave);
     Cost cost = { 0, 0 };
+    FirstWave f;
 
-    sample_wave (spec, k, &r->occ, MIN (r->blocks, per_wave), 0, &lo, &hi,
-                 &shorter, &cost);
-    guint64 w = r->window = hi.window;
-    gboolean many = full > ALL_WAVES_UP_TO;
-    /* Many waves: the later ones in the shorter window (1 wave there
-     * is 'one'), each with its remaining iterations extrapolated. */
-    const Sample *one = many ? &shorter : &hi;
-    guint64 later = one->window;
-    total = hi;
-    extrapolate (&total, &lo, &hi, (double) (iters - w));
-    if (full >= 2)
-        extrapolate (&total, &lo, &hi,
-                     (double) ((full - 1) * (iters - later)));
-    if (full >= 1 && tail > 0) {
-        sample_wave (spec, k, &r->occ, tail, w, &tail_lo, &tail_hi, NULL,
-                     &cost);
-        extrapolate (&total, &tail_lo, &tail_hi, (double) (iters - later));
+    watch_first_wave (spec, k, r, first, &f, &cost);
+    g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
+    guint64 w = r->window = f.window;
+    guint64 run_blocks = full > 2 ? 2 * per_wave + tail : r->blocks;
+    int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
+    g_autoptr (Probe) probe = probe_new (per_wave, waves, w);
+    Window win = { k, w, probe };
+    g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, run_blocks, r->detailed_sms,
+                                   &win);
+    probe_set_gpu (probe, gpu);
+    gpu_run (gpu);
+    count_cost (gpu, &cost);
+
+    /* Cycles: the run, each wave's iterations past w at its own cost
+     * per iteration (between a quarter and half of the window: past
+     * that, the warps that finish first leave the rest a slower SM),
+     * the waves past the second. */
+    guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
+    double more = (double) (iters - w), total = (double) gpu_cycles (gpu);
+    double slope[RUN_WAVES];
+    for (int j = 0; j < waves; j++) {
+        Cycle a = probe_entered (probe, j, lo), b = probe_entered (probe, j, hi);
+        slope[j] = a == CYCLE_NEVER || b == CYCLE_NEVER || b < a
+                       ? 0 : (double) (b - a) / (double) (hi - lo);
+        total += more * slope[j];
     }
-    if (many) {
-        Sample two, four;
-        simulate (spec, k, &r->occ, 2 * per_wave, later, &two, &cost);
-        simulate (spec, k, &r->occ, 4 * per_wave, later, &four, &cost);
-        add_difference (&total, &two, one, 1.0);
-        add_difference (&total, &four, &two, (double) (full - 2) / 2);
-        if (tail > 0) {
-            simulate (spec, k, &r->occ, per_wave + tail, later, &more, &cost);
-            add_difference (&total, &more, one, 1.0);
-        }
-    } else if (r->blocks > per_wave) {
-        simulate (spec, k, &r->occ, r->blocks, w, &more, &cost);
-        add_difference (&total, &more, &hi, 1.0);
+    if (full > 2) {
+        double added = (double) probe_entered (probe, 1, w) -
+                       (double) probe_entered (probe, 0, w);
+        total += (double) (full - 2) * (added + more * slope[1]);
     }
-    r->stats = total.st;
-    r->mem = total.mem;
-    r->cycles = total.st.cycles;
+
+    Sample run, all;
+    take_sample (gpu, &run);
+    double times = (double) r->blocks / (double) run_blocks;
+    double per_block_iteration =
+        (double) r->blocks * more /
+        ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
+    combine ((guint64 *) &all.st, (const guint64 *) &run.st, times,
+             (const guint64 *) &f.sample[1].st,
+             (const guint64 *) &f.sample[0].st, per_block_iteration,
+             N_COUNTERS (all.st));
+    combine ((guint64 *) &all.mem, (const guint64 *) &run.mem, times,
+             (const guint64 *) &f.sample[1].mem,
+             (const guint64 *) &f.sample[0].mem, per_block_iteration,
+             N_COUNTERS (all.mem));
+    r->stats = all.st;
+    r->mem = all.mem;
+    r->cycles = r->stats.cycles = (Cycle) (total + 0.5);
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
@@ -305,12 +384,19 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) out->occ.blocks_per_sm;
     out->waves = (out->blocks + per_wave - 1) / per_wave;
-    if (should_sample (k, options, out->blocks)) {
+    gboolean sampled = should_sample (k, options, out->blocks);
+    int all = spec->device.sm_count;
+    out->detailed_sms = options->detailed_sms > 0 ? options->detailed_sms
+                        : sampled                 ? SAMPLED_DETAILED_SMS
+                                                  : all;
+    out->detailed_sms = MIN (out->detailed_sms, all);
+    if (sampled) {
         run_sampled (spec, k, out);
     } else {
         Sample s;
         Cost cost = { 0, 0 };
-        simulate (spec, k, &out->occ, out->blocks, k->iterations, &s, &cost);
+        simulate (spec, k, &out->occ, out->blocks, k->iterations,
+                  out->detailed_sms, &s, &cost);
         out->stats = s.st;
         out->mem = s.mem;
         out->events = cost.events;

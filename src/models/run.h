@@ -32,9 +32,12 @@ typedef struct {
     gint64 regs;        /* per thread; -1: the model's */
     gint64 smem;        /* static bytes per block; -1: the model's */
     RunMode mode;
+    int detailed_sms;   /* SMs simulated in full, the rest mirrors (gpu.h);
+                         * 0: all when exact, SAMPLED_DETAILED_SMS when
+                         * sampled */
 } RunOptions;
 
-#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO }
+#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0 }
 
 typedef struct {
     OccLaunch launch;
@@ -59,6 +62,7 @@ typedef struct {
     gboolean sampled;
     guint64 window;             /* main-loop iterations simulated per block */
     guint64 waves;              /* full and partial waves of blocks */
+    int detailed_sms;           /* simulated in full; the rest mirrored */
     guint64 simulated_instructions;   /* what the run actually simulated */
 } RunResult;
 

@@ -603,6 +603,21 @@ trace_reader_open_warp (TraceReader *r, guint64 block, int warp,
 }
 
 gboolean
+trace_reader_warp_position (const InstrStream *s, gint64 *iteration)
+{
+    const TraceWarp *w = (const TraceWarp *) s;
+    if (s->ops != &warp_ops)
+        return FALSE;
+    gint64 last = (gint64) w->r->head.iterations + 1;
+    /* Sections: 0 the prologue, 1 .. n the iterations, n + 1 the
+     * epilogue (which a window reaches straight after its last). */
+    *iteration = w->section == last      ? (gint64) w->window
+                 : w->section <= 0       ? -1
+                                         : w->section - 1;
+    return TRUE;
+}
+
+gboolean
 trace_reader_error (TraceReader *r, GError **error)
 {
     trace_file_lock (r->file);

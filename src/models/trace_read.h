@@ -43,6 +43,10 @@ typedef void (*TraceVisitFn) (void *ctx, const Instr *in);
 gboolean trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
                             GError **error);
 
+/* Where a stream of trace_reader_open_warp stands (kern.h's
+ * kern_stream_position); FALSE for any other stream. */
+gboolean trace_reader_warp_position (const InstrStream *s, gint64 *iteration);
+
 /* The stream of warp 'warp' of 'block', its main loop cut to
  * 'iterations' (at most the header's). */
 InstrStream *trace_reader_open_warp (TraceReader *r, guint64 block, int warp,

@@ -62,6 +62,7 @@ struct EvqQueue {
     Cycle now;
     guint64 processed;
     GHashTable *cancelled;      /* ids marked by evq_cancel */
+    gboolean stopped;           /* evq_stop: leave the run loop */
 };
 
 EvqQueue *
@@ -276,7 +277,10 @@ was_cancelled (EvqQueue *q, guint64 seq)
 gboolean
 evq_run_until (EvqQueue *q, Cycle limit)
 {
+    q->stopped = FALSE;
     for (;;) {
+        if (q->stopped)
+            return q->pending > 0;
         Cycle at = next_cycle (q);
         if (at == CYCLE_NEVER)
             return FALSE;
@@ -298,6 +302,12 @@ evq_run_until (EvqQueue *q, Cycle limit)
         q->processed++;
         node.fn (node.ctx, node.arg, at);
     }
+}
+
+void
+evq_stop (EvqQueue *q)
+{
+    q->stopped = TRUE;
 }
 
 void

@@ -54,6 +54,9 @@ void evq_cancel (EvqQueue *q, guint64 id);
  * remain. */
 gboolean evq_run_until (EvqQueue *q, Cycle limit);
 void evq_run (EvqQueue *q);
+/* From an event's handler: return from evq_run(_until) once it is done
+ * (Redis's aeStop), the events left pending. */
+void evq_stop (EvqQueue *q);
 
 Cycle evq_now (const EvqQueue *q);
 guint64 evq_processed (const EvqQueue *q);   /* events run so far */

@@ -10,17 +10,27 @@ struct Gpu {
     EvqQueue *q;
     MemSys *mem;
     Sm **sms;
-    int n_sm;
-    guint64 next_block;
+    int n_sm;              /* simulated in full */
+    int *mirrors;          /* SM i's mirrors from i x per_sm on */
+    int per_sm;
+    int all;               /* SMs, mirrors included */
+    int round;             /* of the first wave; -1 after it */
+    guint64 next_block;    /* after the first wave */
 };
 
+/* The first wave goes round robin, block round x SMs + i to SM i
+ * (mirrors included), as the hardware hands them out; after it each
+ * SM whose block retires takes the next. */
 static gboolean
-next_block (void *ctx, guint64 *block)
+next_block (void *ctx, int sm, guint64 *block)
 {
     Gpu *g = ctx;
-    if (g->next_block >= g->work.n_blocks)
+    guint64 b = g->round >= 0 ? (guint64) g->round * (guint64) g->all +
+                                    (guint64) sm
+                              : g->next_block++;
+    if (b >= g->work.n_blocks)
         return FALSE;
-    *block = g->next_block++;
+    *block = b;
     return TRUE;
 }
 
@@ -31,19 +41,37 @@ open_warp (void *ctx, guint64 block, int warp)
     return g->work.open_warp (g->work.ctx, block, warp);
 }
 
+static InstrStream *
+open_mirror (void *ctx, guint64 block, int warp)
+{
+    Gpu *g = ctx;
+    return g->work.open_mirror (g->work.ctx, block, warp);
+}
+
 Gpu *
 gpu_new (const GpuSpec *spec, const GpuWorkload *work)
 {
     Gpu *g = g_new0 (Gpu, 1);
+    int all = spec->device.sm_count;
     g->work = *work;
-    g->n_sm = spec->device.sm_count;
+    g->all = all;
+    g->round = -1;
+    g->n_sm = work->detailed_sms > 0 ? MIN (work->detailed_sms, all) : all;
+    g_assert (g->n_sm == all || work->open_mirror != NULL);
+    /* SM i's mirrors: i + n_sm, i + 2 n_sm, ... */
+    g->per_sm = (all + g->n_sm - 1) / g->n_sm - 1;
+    g->mirrors = g_new0 (int, MAX (g->n_sm * g->per_sm, 1));
     g->q = evq_new ();
-    g->mem = memhier_new (spec, g->q, g->n_sm, work->l1_bytes);
+    g->mem = memhier_new (spec, g->q, all, work->l1_bytes);
     g->sms = g_new0 (Sm *, g->n_sm);
-    SmWorkload sw = { work->threads_per_block, work->max_blocks, next_block,
-                      open_warp, g };
-    for (int i = 0; i < g->n_sm; i++)
+    for (int i = 0; i < g->n_sm; i++) {
+        SmWorkload sw = { work->threads_per_block, work->max_blocks,
+                          next_block, open_warp, g, 0,
+                          &g->mirrors[i * g->per_sm], open_mirror };
+        for (int m = i + g->n_sm; m < all; m += g->n_sm)
+            g->mirrors[i * g->per_sm + sw.n_mirrors++] = m;
         g->sms[i] = sm_new (spec, i, g->q, g->mem, &sw);
+    }
     return g;
 }
 
@@ -55,6 +83,7 @@ gpu_free (Gpu *g)
     for (int i = 0; i < g->n_sm; i++)
         sm_free (g->sms[i]);
     g_free (g->sms);
+    g_free (g->mirrors);
     mem_free (g->mem);
     evq_free (g->q);
     g_free (g);
@@ -64,10 +93,19 @@ void
 gpu_run (Gpu *g)
 {
     /* The first wave, one block per SM per round. */
-    for (int round = 0; round < g->work.max_blocks; round++)
+    for (g->round = 0; g->round < g->work.max_blocks; g->round++)
         for (int i = 0; i < g->n_sm; i++)
             sm_launch_block (g->sms[i], 0);
+    g->next_block = MIN (g->work.n_blocks,
+                         (guint64) g->work.max_blocks * (guint64) g->all);
+    g->round = -1;
     evq_run (g->q);
+}
+
+void
+gpu_stop (Gpu *g)
+{
+    evq_stop (g->q);
 }
 
 Cycle
@@ -76,23 +114,55 @@ gpu_cycles (const Gpu *g)
     return evq_now (g->q);
 }
 
+/* How many blocks SM i's group took for each of its own (launched,
+ * not retired: the counters may be read mid-run). */
+static double
+group_weight (const Gpu *g, int i)
+{
+    guint64 own = sm_blocks_launched (g->sms[i]);
+    if (own == 0)
+        return 1.0;
+    return (double) (own + sm_mirror_blocks (g->sms[i])) / (double) own;
+}
+
 void
 gpu_stats (const Gpu *g, SimStats *out)
 {
     *out = (SimStats) { 0 };
-    for (int i = 0; i < g->n_sm; i++)
-        stats_add (out, sm_stats (g->sms[i]));
+    for (int i = 0; i < g->n_sm; i++) {
+        stats_add_scaled (out, sm_stats (g->sms[i]), group_weight (g, i));
+    }
     out->cycles = gpu_cycles (g);
 }
 
-const MemStats *
-gpu_mem_stats (const Gpu *g)
+void
+gpu_mem_stats (const Gpu *g, MemStats *out)
 {
-    return memhier_stats (g->mem);
+    guint64 own = 0, mirrored = 0;
+    *out = *memhier_stats (g->mem);
+    for (int i = 0; i < g->n_sm; i++) {
+        own += sm_blocks_launched (g->sms[i]);
+        mirrored += sm_mirror_blocks (g->sms[i]);
+    }
+    if (mirrored == 0 || own == 0)
+        return;
+    double times = (double) (own + mirrored) / (double) own;
+    out->smem_requests = (guint64) ((double) out->smem_requests * times + 0.5);
+    out->smem_wavefronts = (guint64) ((double) out->smem_wavefronts * times + 0.5);
+    out->smem_conflicts = (guint64) ((double) out->smem_conflicts * times + 0.5);
 }
 
 guint64
 gpu_events (const Gpu *g)
 {
     return evq_processed (g->q);
+}
+
+guint64
+gpu_simulated_instructions (const Gpu *g)
+{
+    guint64 n = 0;
+    for (int i = 0; i < g->n_sm; i++)
+        n += sm_stats (g->sms[i])->warp_instructions;
+    return n;
 }

@@ -6,6 +6,18 @@
  * block 1 to SM 1, ...) until every SM holds as many as occupancy
  * allows; after that each retiring block's SM takes the next one.  The
  * waves, and the partial last wave, follow from that.
+ *
+ * Mirrors: a workload may ask for only 'detailed_sms' SMs to be
+ * simulated in full.  The others are mirrors (sm.h): SM i + k x
+ * detailed_sms follows SM i, taking a block whenever SM i does and
+ * sending its own blocks' global memory requests to its own L1, and on
+ * to the shared L2 and DRAM, the cycle SM i's warp sends the
+ * corresponding one.  L2 and DRAM thus carry the whole GPU's traffic,
+ * addresses and all, at the cost of the global memory instructions
+ * alone; what the mirrors do not play (issue, pipes, shared memory)
+ * counts as their SM's, in the proportion of blocks run.  The price:
+ * a mirror's warps are in lockstep with their SM's, so the L2 sees
+ * 'detailed_sms' groups of SMs in step where the real GPU drifts.
  */
 #ifndef SMSIM_SIM_GPU_H
 #define SMSIM_SIM_GPU_H
@@ -22,6 +34,11 @@ typedef struct {
     guint64 l1_bytes;     /* L1 capacity left by the launch's carveout */
     InstrStream *(*open_warp) (void *ctx, guint64 block, int warp);
     void *ctx;
+    /* 0 (or the SM count or more): every SM in full.  Otherwise that
+     * many, the rest mirrors; 'open_mirror' then gives a warp's
+     * local/global-queue instructions alone (sm.h). */
+    int detailed_sms;
+    InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
 } GpuWorkload;
 
 typedef struct Gpu Gpu;
@@ -31,13 +48,20 @@ Gpu *gpu_new (const GpuSpec *spec, const GpuWorkload *work);
 void gpu_free (Gpu *gpu);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Gpu, gpu_free)
 
-/* Run every block to the end. */
+/* Run every block to the end, or until gpu_stop. */
 void gpu_run (Gpu *gpu);
+/* From within the run (a stream or hook): end it after this event. */
+void gpu_stop (Gpu *gpu);
 
 Cycle gpu_cycles (const Gpu *gpu);
-/* The SMs' counters added up ('cycles' is the GPU's). */
+/* The SMs' counters added up, each detailed SM's times the blocks its
+ * group ran over the blocks it ran ('cycles' is the GPU's). */
 void gpu_stats (const Gpu *gpu, SimStats *out);
-const MemStats *gpu_mem_stats (const Gpu *gpu);
+/* The memory counters; the shared-memory ones, which mirrors do not
+ * play, scaled by all blocks over the detailed SMs' blocks. */
+void gpu_mem_stats (const Gpu *gpu, MemStats *out);
 guint64 gpu_events (const Gpu *gpu);
+/* Warp instructions the detailed SMs issued: the simulation's work. */
+guint64 gpu_simulated_instructions (const Gpu *gpu);
 
 #endif

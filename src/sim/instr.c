@@ -133,3 +133,41 @@ instr_array_stream_new (const Instr *prog, gsize n, guint64 repeat)
     instr_init (&a->exit, INSTR_EXIT);
     return &a->base;
 }
+
+/* ------------------------------------------------------------------ */
+/* The local/global filter                                             */
+
+typedef struct {
+    InstrStream base;
+    InstrStream *inner;
+} LgStream;
+
+static const Instr *
+lg_next (InstrStream *s)
+{
+    LgStream *f = (LgStream *) s;
+    const Instr *in;
+    while ((in = instr_stream_next (f->inner)) != NULL)
+        if (instr_info (in->op)->pipe == PIPE_LG)
+            return in;
+    return NULL;
+}
+
+static void
+lg_free (InstrStream *s)
+{
+    LgStream *f = (LgStream *) s;
+    instr_stream_free (f->inner);
+    g_free (f);
+}
+
+static const InstrStreamOps lg_ops = { lg_next, lg_free };
+
+InstrStream *
+instr_lg_stream_new (InstrStream *inner)
+{
+    LgStream *f = g_new0 (LgStream, 1);
+    f->base.ops = &lg_ops;
+    f->inner = inner;
+    return &f->base;
+}

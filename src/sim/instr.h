@@ -139,6 +139,10 @@ instr_stream_next (InstrStream *s)
 void instr_stream_free (InstrStream *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (InstrStream, instr_stream_free)
 
+/* The local/global-queue (PIPE_LG) instructions of 'inner' (owned),
+ * without its EXIT: what a mirror SM plays (gpu.h). */
+InstrStream *instr_lg_stream_new (InstrStream *inner);
+
 /* A stream that plays 'prog' (n instructions, copied) 'repeat' times,
  * then an EXIT: for tests, benchmarks and microbenchmarks. */
 InstrStream *instr_array_stream_new (const Instr *prog, gsize n,

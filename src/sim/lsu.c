@@ -27,6 +27,8 @@ struct LsuQueue {
     int sm;
     LsuRoom room;
     void *room_ctx;
+    LsuHandedOver handed_over;
+    void *handed_over_ctx;
 };
 
 LsuQueue *
@@ -60,6 +62,13 @@ lsu_has_room (const LsuQueue *l)
     return l->count < l->depth;
 }
 
+void
+lsu_set_hand_over_hook (LsuQueue *l, LsuHandedOver hook, void *ctx)
+{
+    l->handed_over = hook;
+    l->handed_over_ctx = ctx;
+}
+
 static void
 hand_over (LsuQueue *l, const Instr *instr, guint64 cookie, MemDone done,
            void *ctx, Cycle now)
@@ -67,6 +76,8 @@ hand_over (LsuQueue *l, const Instr *instr, guint64 cookie, MemDone done,
     MemRequest req = { instr, l->sm, cookie, done, ctx };
     l->mem_ready = mem_access (l->mem, &req, now);
     g_assert (l->mem_ready > now);
+    if (l->handed_over != NULL)
+        l->handed_over (l->handed_over_ctx, cookie, now);
 }
 
 static void drain (void *ctx, guint64 arg, Cycle now);

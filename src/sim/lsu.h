@@ -26,6 +26,12 @@ void lsu_free (LsuQueue *lsu);
 
 gboolean lsu_has_room (const LsuQueue *lsu);
 
+/* Told of each request the moment the memory system takes it (after
+ * it has), with the request's cookie: how mirror SMs (gpu.h) send
+ * their own requests in step with it. */
+typedef void (*LsuHandedOver) (void *ctx, guint64 cookie, Cycle now);
+void lsu_set_hand_over_hook (LsuQueue *lsu, LsuHandedOver hook, void *ctx);
+
 /* Queue 'instr' (copied) at 'now'; the memory system gets it when its
  * turn comes and reports to done (ctx, cookie, t). */
 void lsu_push (LsuQueue *lsu, const Instr *instr, guint64 cookie,

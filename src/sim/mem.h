@@ -20,7 +20,8 @@ typedef struct {
     const Instr *instr;     /* op, width, mask, lane addresses (borrowed) */
     int sm;                 /* requesting SM */
     guint64 cookie;         /* handed back to 'done' */
-    MemDone done;
+    MemDone done;           /* NULL: nobody waits (a mirror SM's request,
+                             * gpu.h), so no completion is scheduled */
     void *ctx;
 } MemRequest;
 

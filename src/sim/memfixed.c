@@ -18,8 +18,9 @@ fixed_access (MemSys *m, const MemRequest *req, Cycle now)
     MemFixed *f = (MemFixed *) m;
     InstrPipe pipe = instr_info (req->instr->op)->pipe;
     Cycle latency = pipe == PIPE_MIO ? f->shared_cycles : f->global_cycles;
-    evq_schedule (f->q, now + latency, EVQ_PRI_MEM_RETURN,
-                  (EvqHandler) req->done, req->ctx, req->cookie);
+    if (req->done != NULL)
+        evq_schedule (f->q, now + latency, EVQ_PRI_MEM_RETURN,
+                      (EvqHandler) req->done, req->ctx, req->cookie);
     return now + 1;
 }
 

@@ -11,7 +11,8 @@
 
 typedef struct {
     Cache *l1;
-    Cycle *slot_free;        /* miss slots: when each is free again */
+    Cycle *slot_free;        /* miss slots: when each is free again, a
+                              * min-heap (the first to free on top) */
 } SmMem;
 
 typedef struct {
@@ -43,8 +44,9 @@ shared_access (MemHier *h, const MemRequest *req, Cycle now)
     h->stats.smem_requests++;
     h->stats.smem_wavefronts += (guint64) b.wavefronts;
     h->stats.smem_conflicts += (guint64) b.conflicts;
-    evq_schedule (h->q, now + (Cycle) m->smem_latency_cycles + busy - 1,
-                  EVQ_PRI_MEM_RETURN, req->done, req->ctx, req->cookie);
+    if (req->done != NULL)
+        evq_schedule (h->q, now + (Cycle) m->smem_latency_cycles + busy - 1,
+                      EVQ_PRI_MEM_RETURN, req->done, req->ctx, req->cookie);
     return now + busy;
 }
 
@@ -104,16 +106,25 @@ l2_write (MemHier *h, guint64 line, guint32 sectors, Cycle at)
 /* ------------------------------------------------------------------ */
 /* L1                                                                  */
 
-/* Take the miss slot that frees first; returns when the miss can go. */
-static Cycle
-take_slot (MemHier *h, SmMem *s, Cycle at, Cycle *slot_index)
+/* The miss slot that frees first is taken until 'until': back into
+ * the heap with it. */
+static void
+retake_first_slot (const MemHier *h, SmMem *s, Cycle until)
 {
-    int best = 0;
-    for (int i = 1; i < h->n_slots; i++)
-        if (s->slot_free[i] < s->slot_free[best])
-            best = i;
-    *slot_index = (Cycle) best;
-    return MAX (at, s->slot_free[best]);
+    Cycle *heap = s->slot_free;
+    int i = 0, n = h->n_slots;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && heap[c + 1] < heap[c])
+            c++;
+        if (heap[c] >= until)
+            break;
+        heap[i] = heap[c];
+        i = c;
+    }
+    heap[i] = until;
 }
 
 static Cycle
@@ -121,7 +132,6 @@ load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
 {
     guint64 ready, evicted = 0;
     guint32 dirty = 0;
-    Cycle slot;
     guint32 hit = cache_lookup (s->l1, line, want, &ready);
     guint32 miss = want & ~hit;
     Cycle done = at + (Cycle) h->spec->mem.l1_hit_latency_cycles;
@@ -130,10 +140,10 @@ load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
         done = MAX (done, ready);
     if (miss == 0)
         return done;
-    Cycle go = take_slot (h, s, at, &slot);
+    Cycle go = MAX (at, s->slot_free[0]);
     /* The L2 and DRAM latencies are load-to-use figures like L1's. */
     Cycle back = l2_read (h, line, miss, go);
-    s->slot_free[slot] = back;
+    retake_first_slot (h, s, back);
     cache_fill (s->l1, line, miss, back, FALSE, &evicted, &dirty);
     return MAX (done, back);
 }
@@ -188,8 +198,9 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
         h->stats.load_requests++;
         h->stats.load_sectors += (guint64) c.sectors;
     }
-    evq_schedule (h->q, done, EVQ_PRI_MEM_RETURN, req->done, req->ctx,
-                  req->cookie);
+    if (req->done != NULL)
+        evq_schedule (h->q, done, EVQ_PRI_MEM_RETURN, req->done, req->ctx,
+                      req->cookie);
     return now + busy;
 }
 

@@ -31,7 +31,10 @@ typedef struct {
     int retired;
     int arrived;           /* warps waiting at the barrier */
     int *slots;            /* warp slot of each of its warps */
+    guint64 *mirror_id;    /* each mirror's block, or NO_BLOCK */
 } Block;
+
+#define NO_BLOCK G_MAXUINT64
 
 struct Sm {
     const GpuSpec *spec;
@@ -48,6 +51,10 @@ struct Sm {
     Sp sp[MAX_SP];
     LsuQueue *lg;
     LsuQueue *mio;
+    MemSys *mem;
+    InstrStream **mirror;  /* by warp slot x mirror; NULL: none */
+    guint64 blocks_launched;
+    guint64 mirror_blocks;
     Cycle tick_at;         /* the SM's pending tick event */
     guint64 next_age;
     gboolean no_more_blocks;
@@ -436,6 +443,14 @@ sp_remove (Sp *sp, Warp *w)
 }
 
 static void
+close_mirrors (Sm *sm, int slot)
+{
+    for (int m = 0; m < sm->work.n_mirrors; m++)
+        g_clear_pointer (&sm->mirror[slot * sm->work.n_mirrors + m],
+                         instr_stream_free);
+}
+
+static void
 retire (Sm *sm, Warp *w, Cycle at)
 {
     Block *b = &sm->blocks[w->block];
@@ -444,6 +459,7 @@ retire (Sm *sm, Warp *w, Cycle at)
         sm->warp_hook (sm->warp_hook_ctx, sm->id, w->slot, b->id, TRUE, at);
     sp_remove (&sm->sp[w->sp], w);
     warp_clear (w);
+    close_mirrors (sm, w->slot);
     sm->slot_used[w->slot] = FALSE;
     if (++b->retired < sm->warps_per_block)
         return;
@@ -495,6 +511,10 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     w->observer = sm->state_hook != NULL ? &sm->observer : NULL;
     sm->slot_used[slot] = TRUE;
     b->slots[k] = slot;
+    for (int m = 0; m < sm->work.n_mirrors; m++)
+        if (b->mirror_id[m] != NO_BLOCK)
+            sm->mirror[slot * sm->work.n_mirrors + m] =
+                sm->work.open_mirror (sm->work.ctx, b->mirror_id[m], k);
     Sp *sp = &sm->sp[w->sp];
     sp->warps[sp->n++] = w;
     if (sm->warp_hook != NULL)
@@ -512,9 +532,17 @@ sm_launch_block (Sm *sm, Cycle now)
     if (slot < 0 || sm->no_more_blocks)
         return FALSE;
     Block *b = &sm->blocks[slot];
-    if (!sm->work.next_block (sm->work.ctx, &b->id)) {
+    if (!sm->work.next_block (sm->work.ctx, sm->id, &b->id)) {
         sm->no_more_blocks = TRUE;
         return FALSE;
+    }
+    sm->blocks_launched++;
+    for (int m = 0; m < sm->work.n_mirrors; m++) {
+        if (!sm->work.next_block (sm->work.ctx, sm->work.mirrors[m],
+                                   &b->mirror_id[m]))
+            b->mirror_id[m] = NO_BLOCK;
+        else
+            sm->mirror_blocks++;
     }
     if (!sm->started) {
         sm->started = TRUE;
@@ -546,6 +574,25 @@ sm_start (Sm *sm, Cycle now)
 }
 
 /* ------------------------------------------------------------------ */
+/* Mirrors                                                             */
+
+/* The warp in 'cookie's slot had a local/global request taken: its
+ * mirrors send theirs. */
+static void
+mirror_hand_over (void *ctx, guint64 cookie, Cycle now)
+{
+    Sm *sm = ctx;
+    InstrStream **s = &sm->mirror[CK_SLOT (cookie) * sm->work.n_mirrors];
+    for (int m = 0; m < sm->work.n_mirrors; m++) {
+        const Instr *in = s[m] != NULL ? instr_stream_next (s[m]) : NULL;
+        if (in == NULL || instr_info (in->op)->pipe != PIPE_LG)
+            continue;
+        MemRequest req = { in, sm->work.mirrors[m], 0, NULL, NULL };
+        mem_access (sm->mem, &req, now);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Life cycle                                                          */
 
 Sm *
@@ -567,8 +614,13 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->cold = g_new0 (WarpCold, sm->n_slots);
     sm->slot_used = g_new0 (gboolean, sm->n_slots);
     sm->blocks = g_new0 (Block, work->max_blocks);
-    for (int i = 0; i < work->max_blocks; i++)
+    for (int i = 0; i < work->max_blocks; i++) {
         sm->blocks[i].slots = g_new0 (int, sm->warps_per_block);
+        sm->blocks[i].mirror_id = g_new0 (guint64, MAX (work->n_mirrors, 1));
+    }
+    g_assert (work->n_mirrors == 0 || work->open_mirror != NULL);
+    sm->mirror = g_new0 (InstrStream *,
+                         (gsize) sm->n_slots * (gsize) MAX (work->n_mirrors, 1));
     sm->n_sp = MIN (spec->sm.sub_partitions, MAX_SP);
     sm->tick_at = CYCLE_NEVER;
     for (int i = 0; i < sm->n_sp; i++) {
@@ -579,6 +631,9 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     }
     sm->lg = lsu_new (spec->mem.lg_queue_depth, q, mem, id, wake_all, sm);
     sm->mio = lsu_new (spec->mem.mio_queue_depth, q, mem, id, wake_all, sm);
+    sm->mem = mem;
+    if (work->n_mirrors > 0)
+        lsu_set_hand_over_hook (sm->lg, mirror_hand_over, sm);
     return sm;
 }
 
@@ -588,10 +643,15 @@ sm_free (Sm *sm)
     if (sm == NULL)
         return;
     for (int s = 0; s < sm->n_slots; s++)
-        if (sm->slot_used[s])
+        if (sm->slot_used[s]) {
             warp_clear (&sm->warps[s]);
-    for (int i = 0; i < sm->work.max_blocks; i++)
+            close_mirrors (sm, s);
+        }
+    for (int i = 0; i < sm->work.max_blocks; i++) {
         g_free (sm->blocks[i].slots);
+        g_free (sm->blocks[i].mirror_id);
+    }
+    g_free (sm->mirror);
     for (int i = 0; i < sm->n_sp; i++)
         g_free (sm->sp[i].warps);
     lsu_free (sm->lg);
@@ -648,4 +708,16 @@ const SimStats *
 sm_stats (const Sm *sm)
 {
     return &sm->stats;
+}
+
+guint64
+sm_blocks_launched (const Sm *sm)
+{
+    return sm->blocks_launched;
+}
+
+guint64
+sm_mirror_blocks (const Sm *sm)
+{
+    return sm->mirror_blocks;
 }

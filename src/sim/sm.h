@@ -26,12 +26,24 @@
 typedef struct {
     int threads_per_block;
     int max_blocks;   /* resident at once (theoretical occupancy) */
-    /* The next block this SM should run; FALSE when there is none. */
-    gboolean (*next_block) (void *ctx, guint64 *block);
+    /* The next block SM 'sm' (this one, or one of its mirrors) should
+     * run; FALSE when there is none. */
+    gboolean (*next_block) (void *ctx, int sm, guint64 *block);
     /* The instruction stream of warp 'warp' of block 'block' (owned by
      * the SM from then on). */
     InstrStream *(*open_warp) (void *ctx, guint64 block, int warp);
     void *ctx;
+    /* Mirror SMs (gpu.h): 'n_mirrors' SM ids in 'mirrors' (borrowed)
+     * that run blocks of their own in step with this SM.  Each block
+     * this SM launches, each mirror takes the next block too (none once
+     * they run out); whenever a warp's local/global request reaches the
+     * memory system, the mirrors' warps of the same index send their
+     * next one, the same cycle, and nobody waits for them.  Their
+     * streams come from 'open_mirror' and yield only instructions of
+     * the local/global queue (PIPE_LG). */
+    int n_mirrors;
+    const int *mirrors;
+    InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
 } SmWorkload;
 
 /* Observer of every issue (timelines, tests); it must not change the
@@ -80,5 +92,9 @@ gboolean sm_launch_block (Sm *sm, Cycle now);
 gboolean sm_done (const Sm *sm);
 
 const SimStats *sm_stats (const Sm *sm);
+
+/* Blocks it launched, and its mirrors took (all of them together). */
+guint64 sm_blocks_launched (const Sm *sm);
+guint64 sm_mirror_blocks (const Sm *sm);
 
 #endif

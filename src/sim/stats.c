@@ -27,20 +27,34 @@ stats_stall_name (StallReason reason)
     return stall_names[reason];
 }
 
+
+/* b's counters times 'times', to the nearest count. */
+static guint64
+scaled (guint64 v, double times)
+{
+    return (guint64) ((double) v * times + 0.5);
+}
+
+void
+stats_add_scaled (SimStats *a, const SimStats *b, double times)
+{
+    a->cycles = MAX (a->cycles, b->cycles);
+    a->warp_instructions += scaled (b->warp_instructions, times);
+    a->thread_instructions += scaled (b->thread_instructions, times);
+    a->flops += scaled (b->flops, times);
+    for (int i = 0; i < INSTR_N_OPS; i++)
+        a->op_count[i] += scaled (b->op_count[i], times);
+    for (int i = 0; i < STALL_N; i++)
+        a->warp_cycles[i] += scaled (b->warp_cycles[i], times);
+    a->resident_warp_cycles += scaled (b->resident_warp_cycles, times);
+    a->warps_done += scaled (b->warps_done, times);
+    a->blocks_done += scaled (b->blocks_done, times);
+}
+
 void
 stats_add (SimStats *a, const SimStats *b)
 {
-    a->cycles = MAX (a->cycles, b->cycles);
-    a->warp_instructions += b->warp_instructions;
-    a->thread_instructions += b->thread_instructions;
-    a->flops += b->flops;
-    for (int i = 0; i < INSTR_N_OPS; i++)
-        a->op_count[i] += b->op_count[i];
-    for (int i = 0; i < STALL_N; i++)
-        a->warp_cycles[i] += b->warp_cycles[i];
-    a->resident_warp_cycles += b->resident_warp_cycles;
-    a->warps_done += b->warps_done;
-    a->blocks_done += b->blocks_done;
+    stats_add_scaled (a, b, 1.0);
 }
 
 double

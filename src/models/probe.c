@@ -1,0 +1,131 @@
+/*
+ * probe.c -- iterations done per wave.  See probe.h.
+ */
+#include "config.h"
+
+#include "models/kern.h"
+#include "models/probe.h"
+
+typedef struct {
+    GArray *at;            /* of Cycle: each entry's, in time order */
+    guint32 opened;        /* warps */
+} Wave;
+
+struct Probe {
+    guint64 per_wave;
+    int waves;
+    guint64 window;
+    Wave *wave;
+    const Gpu *gpu;
+    ProbeFirstWaveFn first;
+    void *first_ctx;
+};
+
+Probe *
+probe_new (guint64 per_wave, int waves, guint64 window)
+{
+    Probe *p = g_new0 (Probe, 1);
+    g_assert (per_wave >= 1 && waves >= 1);
+    p->per_wave = per_wave;
+    p->waves = waves;
+    p->window = window;
+    p->wave = g_new0 (Wave, waves);
+    for (int j = 0; j < waves; j++)
+        p->wave[j].at = g_array_new (FALSE, FALSE, sizeof (Cycle));
+    return p;
+}
+
+void
+probe_free (Probe *p)
+{
+    if (p == NULL)
+        return;
+    for (int j = 0; j < p->waves; j++)
+        g_array_free (p->wave[j].at, TRUE);
+    g_free (p->wave);
+    g_free (p);
+}
+
+void
+probe_set_gpu (Probe *p, const Gpu *gpu)
+{
+    p->gpu = gpu;
+}
+
+void
+probe_on_first_wave (Probe *p, ProbeFirstWaveFn fn, void *ctx)
+{
+    p->first = fn;
+    p->first_ctx = ctx;
+}
+
+Cycle
+probe_entered (const Probe *p, int wave, guint64 iteration)
+{
+    g_assert (wave >= 0 && wave < p->waves);
+    g_assert (iteration >= 1 && iteration <= p->window);
+    const Wave *v = &p->wave[wave];
+    guint64 n = iteration * v->opened;
+    if (n == 0 || n > v->at->len)
+        return CYCLE_NEVER;
+    return g_array_index (v->at, Cycle, n - 1);
+}
+
+/* A warp of 'wave' entered one more iteration now. */
+static void
+enter (Probe *p, int wave)
+{
+    Cycle now = gpu_cycles (p->gpu);
+    Wave *v = &p->wave[wave];
+    g_array_append_val (v->at, now);
+    if (wave == 0 && p->first != NULL && v->at->len % v->opened == 0)
+        p->first (p->first_ctx, v->at->len / v->opened, now);
+}
+
+typedef struct {
+    InstrStream base;
+    InstrStream *inner;
+    Probe *p;
+    int wave;
+    gint64 at;             /* the iteration it stands in (-1: prologue) */
+} Watched;
+
+static const Instr *
+watched_next (InstrStream *s)
+{
+    Watched *w = (Watched *) s;
+    const Instr *in = instr_stream_next (w->inner);
+    gint64 i;
+    if (in != NULL && kern_stream_position (w->inner, &i) && i > w->at &&
+        (guint64) i <= w->p->window) {
+        /* A window's stream jumps from its last iteration to the
+         * epilogue: each warp makes 'window' entries, in order. */
+        w->at = i;
+        if (i >= 1)
+            enter (w->p, w->wave);
+    }
+    return in;
+}
+
+static void
+watched_free (InstrStream *s)
+{
+    Watched *w = (Watched *) s;
+    instr_stream_free (w->inner);
+    g_free (w);
+}
+
+static const InstrStreamOps watched_ops = { watched_next, watched_free };
+
+InstrStream *
+probe_wrap (Probe *p, InstrStream *inner, guint64 block)
+{
+    Watched *w = g_new0 (Watched, 1);
+    w->base.ops = &watched_ops;
+    w->inner = inner;
+    w->p = p;
+    w->wave = (int) MIN (block / p->per_wave, (guint64) p->waves - 1);
+    w->at = -1;
+    p->wave[w->wave].opened++;
+    return &w->base;
+}

@@ -1,0 +1,47 @@
+/*
+ * probe.h -- when the warps of each wave enter each main-loop iteration:
+ * what a sampled run (run.c) measures the cost of an iteration by.
+ *
+ * The probe wraps the streams of the warps a run simulates in full.  A
+ * warp enters iteration i when it pulls that iteration's first
+ * instruction, which is the cycle it issued its last one before (the
+ * epilogue counts as iteration 'window').  A wave -- blocks
+ * wave x per_wave up to the next wave's first, the last wave taking all
+ * blocks past it -- has done i iterations when its warps have made
+ * i x (its warps) entries into iterations 1 and on, whichever warps
+ * made them: a measure of work done, not of its slowest warp.  Warps
+ * of a block with no barrier in its loop drift far apart under a
+ * greedy scheduler (kernel 2: the last of 32 warps enters iteration 1
+ * when others are past iteration 8), so the slowest warp's entries say
+ * more about the window's length than about the cost of an iteration.
+ * It has done all 'window' iterations when its last warp entered the
+ * epilogue.  Streams that cannot say where they stand
+ * (kern_stream_position) are not counted.
+ */
+#ifndef SMSIM_MODELS_PROBE_H
+#define SMSIM_MODELS_PROBE_H
+
+#include "sim/gpu.h"
+
+typedef struct Probe Probe;
+
+/* Told each time the first wave has done 'iteration' iterations (>= 1)
+ * by the count of the warps it opened so far, at 'at'. */
+typedef void (*ProbeFirstWaveFn) (void *ctx, guint64 iteration, Cycle at);
+
+Probe *probe_new (guint64 per_wave, int waves, guint64 window);
+void probe_free (Probe *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, probe_free)
+
+/* The clock of the run (set before it starts; borrowed). */
+void probe_set_gpu (Probe *p, const Gpu *gpu);
+void probe_on_first_wave (Probe *p, ProbeFirstWaveFn fn, void *ctx);
+
+/* 'inner' (owned), block 'block''s, observed. */
+InstrStream *probe_wrap (Probe *p, InstrStream *inner, guint64 block);
+
+/* When wave 'wave' had done 'iteration' iterations (1 .. window), or
+ * CYCLE_NEVER if it has not. */
+Cycle probe_entered (const Probe *p, int wave, guint64 iteration);
+
+#endif
