@@ -71,6 +71,37 @@ probe_entered (const Probe *p, int wave, guint64 iteration)
     return g_array_index (v->at, Cycle, n - 1);
 }
 
+guint
+probe_warps (const Probe *p, int wave)
+{
+    g_assert (wave >= 0 && wave < p->waves);
+    return p->wave[wave].opened;
+}
+
+/* Entries of 'v' before 'at' (its times are in order). */
+static guint64
+entries_before (const Wave *v, Cycle at)
+{
+    guint64 lo = 0, hi = v->at->len;
+    while (lo < hi) {
+        guint64 mid = lo + (hi - lo) / 2;
+        if (g_array_index (v->at, Cycle, mid) < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+guint64
+probe_entries_between (const Probe *p, Cycle from, Cycle to)
+{
+    guint64 n = 0;
+    for (int j = 0; j < p->waves; j++)
+        n += entries_before (&p->wave[j], to) - entries_before (&p->wave[j], from);
+    return n;
+}
+
 /* A warp of 'wave' entered one more iteration now. */
 static void
 enter (Probe *p, int wave)

@@ -44,4 +44,12 @@ InstrStream *probe_wrap (Probe *p, InstrStream *inner, guint64 block);
  * CYCLE_NEVER if it has not. */
 Cycle probe_entered (const Probe *p, int wave, guint64 iteration);
 
+/* The warps of wave 'wave' it watched. */
+guint probe_warps (const Probe *p, int wave);
+
+/* Entries into iterations 1 and on, by the warps of every wave, at
+ * cycles in [from, to): the work the SMs did then, whichever wave it
+ * was for. */
+guint64 probe_entries_between (const Probe *p, Cycle from, Cycle to);
+
 #endif

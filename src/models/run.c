@@ -234,32 +234,35 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
     return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
-/* Waves in the second phase's run: the first, the second, and a
- * partial last wave after them (the blocks past the first two). */
-#define RUN_WAVES 3
+/* Full waves in the second phase's run (then the partial last wave):
+ * the first, and those whose additions stand for the later ones. */
+#define RUN_FULL_WAVES 3
+#define RUN_WAVES (RUN_FULL_WAVES + 1)
 
 /* A sampled run, in two phases.
  *
  * 1. The first wave alone (watch_first_wave), watched by the probe:
- *    the cost of one more iteration is the time between the marks its
- *    last warp leaves at iterations 2, 4, 8 ...; the run stops once
- *    that has settled (SETTLED), at the window 'w' (or at MAX_WINDOW,
- *    or the whole loop).  A wave's cost per iteration climbs for a
- *    while as its blocks drift out of their lockstep start and the L2
- *    fills; the marks see that in one run, where windows of 2, 4, 8 ...
+ *    the cost of one more iteration is the time the wave takes to do
+ *    one more iteration's worth of work, between the marks at 1, 2, 4,
+ *    8 ... iterations done; the run stops once that has settled
+ *    (SETTLED, from SETTLED_FROM on), or at half of MAX_WINDOW (or of
+ *    the whole loop).  A wave's cost per iteration climbs for a while
+ *    as its blocks drift out of their lockstep start and the L2 fills;
+ *    the marks see that in one run, where windows of 2, 4, 8 ...
  *    iterations each simulated from the start cost twice as much.
- * 2. The launch's first two waves and its partial last wave (all of
- *    it, if it has no more), each block's loop cut to 'w', simulated
- *    to the end.  Each wave's iterations past 'w' cost what its own
- *    last ones did (the probe's marks per wave); each full wave past
- *    the second adds what the second added to the first, where it
- *    ended (its last warp's entry into the epilogue), and its own
- *    iterations.  Later waves start out of step, as blocks retire one
- *    by one: the second wave's addition stands for them, not the
- *    first wave's lockstep.  (It was measured in windows of 8
- *    iterations: kernel 2 at 1024 on the A6000, 13 waves, came out
- *    12 % long, when with the whole loop successive waves add within
- *    4 % of each other.)
+ * 2. The launch's first RUN_FULL_WAVES waves and its partial last wave
+ *    (all of it, if it has no more), each block's loop cut to the
+ *    window 'w' (twice where phase 1 settled, or MAX_WINDOW, or the
+ *    whole loop), simulated to the end.  Each wave's iterations past
+ *    'w' lengthen the run by the time the SMs took for that much of its
+ *    work between a quarter and half of its window (sharing them with
+ *    any other wave then resident).  Each full wave past those adds the
+ *    time a wave's work took from the first wave's middle to the last
+ *    full one's, and its iterations as the later waves' did.  Later
+ *    waves start out of step, as blocks retire one by one, and some
+ *    alternate (kernel 3 on 8 SMs at 512: 46.0, 45.9, then 41.0 and
+ *    45.8 thousand cycles in turn); windows of 8 iterations for them
+ *    made kernel 2 at 1024 on the A6000, 13 waves, 12 % long.
  * Counters go the same way: the run's, times all blocks over its
  * blocks, plus each block's iterations past 'w' at the first wave's
  * rate per block and iteration. */
@@ -277,7 +280,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     watch_first_wave (spec, k, r, first, &f, &cost);
     g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
     guint64 w = r->window = f.window;
-    guint64 run_blocks = full > 2 ? 2 * per_wave + tail : r->blocks;
+    guint64 run_blocks = full > RUN_FULL_WAVES
+                             ? RUN_FULL_WAVES * per_wave + tail : r->blocks;
     int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
     g_autoptr (Probe) probe = probe_new (per_wave, waves, w);
     Window win = { k, w, probe };
@@ -287,23 +291,39 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     gpu_run (gpu);
     count_cost (gpu, &cost);
 
-    /* Cycles: the run, each wave's iterations past w at its own cost
-     * per iteration (between a quarter and half of the window: past
+    /* Cycles: the run; each wave's iterations past w, at the rate the
+     * SMs did its work between a quarter and half of the window (past
      * that, the warps that finish first leave the rest a slower SM),
-     * the waves past the second. */
+     * shared with the work of any other wave resident then; the waves
+     * past the second, each what the second added at half its window. */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w), total = (double) gpu_cycles (gpu);
-    double slope[RUN_WAVES];
+    double longer[RUN_WAVES];
     for (int j = 0; j < waves; j++) {
         Cycle a = probe_entered (probe, j, lo), b = probe_entered (probe, j, hi);
-        slope[j] = a == CYCLE_NEVER || b == CYCLE_NEVER || b < a
-                       ? 0 : (double) (b - a) / (double) (hi - lo);
-        total += more * slope[j];
+        guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
+                           ? 0 : probe_entries_between (probe, a, b);
+        longer[j] = done == 0 ? 0
+                              : more * probe_warps (probe, j) *
+                                    (double) (b - a) / (double) done;
+        total += longer[j];
     }
-    if (full > 2) {
-        double added = (double) probe_entered (probe, 1, w) -
-                       (double) probe_entered (probe, 0, w);
-        total += (double) (full - 2) * (added + more * slope[1]);
+    if (full > RUN_FULL_WAVES) {
+        /* Each later wave: the time a wave's work took at the rate the
+         * SMs did work from the first wave's middle to the last full
+         * wave's (blocks of two waves share an SM when it holds more
+         * than one, and some kernels alternate from wave to wave), and
+         * its iterations. */
+        int last = RUN_FULL_WAVES - 1;
+        Cycle from = probe_entered (probe, 0, hi), to = probe_entered (probe, last, hi);
+        guint64 work = probe_entries_between (probe, from, to);
+        double wave = work == 0 ? 0
+                                : (double) (to - from) * (double) probe_warps (probe, 0) *
+                                      (double) w / (double) work;
+        double its = 0;
+        for (int j = 1; j <= last; j++)
+            its += longer[j] / last;
+        total += (double) (full - RUN_FULL_WAVES) * (wave + its);
     }
 
     Sample run, all;
