@@ -794,7 +794,6 @@ model_port_cycles (const KernInstance *k, RegfileShape shape)
 {
     const GArray *body = ((const KProgram *) k->data)->seg[KGEN_BODY];
     RegfileCache cache;
-    guint8 reads[REGFILE_MAX_BANKS];
     int n = 0, total = 0;
     regfile_cache_init (&cache);
     for (int pass = 0; pass < 2; pass++)
@@ -804,7 +803,8 @@ model_port_cycles (const KernInstance *k, RegfileShape shape)
             instr_init (&in, (InstrOp) o->op);
             memcpy (in.src, o->src, sizeof in.src);
             in.reuse = o->reuse;
-            int c = regfile_read_operands (&cache, shape, 0, &in, reads);
+            int c = regfile_most (regfile_read_operands (&cache, shape, 0,
+                                                         &in));
             if (pass == 1 && o->op == INSTR_FFMA) {
                 n++;
                 total += c;

@@ -15,6 +15,17 @@
 
 static const RegfileShape two = { 2, 2 };   /* the presets' shape */
 
+/* The whole rule, its packed counts unpacked into reads[]. */
+static int
+read_ops (RegfileCache *cache, RegfileShape shape, int warp, const Instr *in,
+          guint8 *reads)
+{
+    guint32 counts = regfile_read_operands (cache, shape, warp, in);
+    for (int b = 0; b < shape.banks; b++)
+        reads[b] = (guint8) (counts >> (4 * b) & 0xf);
+    return regfile_most (counts);
+}
+
 static Instr
 ffma (int a, int b, int c, guint8 reuse)
 {
@@ -35,7 +46,7 @@ cold (RegfileShape shape, int a, int b, int c, guint8 *reads)
     RegfileCache cache;
     regfile_cache_init (&cache);
     Instr in = ffma (a, b, c, 0);
-    return regfile_read_operands (&cache, shape, 0, &in, reads);
+    return read_ops (&cache, shape, 0, &in, reads);
 }
 
 Test (regfile, three_operands_in_distinct_banks_take_one_cycle)
@@ -85,8 +96,8 @@ Test (regfile, reuse_hit_reads_nothing)
     regfile_cache_init (&cache);
     Instr a = ffma (68, 73, 43, 1u << 1);
     Instr b = ffma (69, 73, 46, 1u << 1);
-    cr_assert_eq (regfile_read_operands (&cache, two, 5, &a, reads), 2);
-    cr_assert_eq (regfile_read_operands (&cache, two, 5, &b, reads), 1);
+    cr_assert_eq (read_ops (&cache, two, 5, &a, reads), 2);
+    cr_assert_eq (read_ops (&cache, two, 5, &b, reads), 1);
     cr_assert (reads[0] == 1 && reads[1] == 1);
 }
 
@@ -99,7 +110,7 @@ Test (regfile, reads_leave_the_cache_alone)
     /* Asked twice without the update: a cold cache both times. */
     cr_assert_eq (regfile_reads (&cache, two, 0, &a, reads), 2);
     cr_assert_eq (regfile_reads (&cache, two, 0, &a, reads), 2);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &a, reads), 2);
+    cr_assert_eq (read_ops (&cache, two, 0, &a, reads), 2);
     /* Now R0 is kept: R2, R1 read, one per bank. */
     cr_assert_eq (regfile_reads (&cache, two, 0, &a, reads), 1);
 }
@@ -114,21 +125,21 @@ Test (regfile, no_hit_for_another_warp_slot_or_without_the_bit)
 
     /* Another warp: R0, R2 in bank 0 read again: 2. */
     regfile_cache_init (&cache);
-    regfile_read_operands (&cache, two, 0, &keep, reads);
-    cr_assert_eq (regfile_read_operands (&cache, two, 1, &next, reads), 2);
+    read_ops (&cache, two, 0, &keep, reads);
+    cr_assert_eq (read_ops (&cache, two, 1, &next, reads), 2);
 
     /* Same warp, R0 in another slot: R4, R0 in bank 0: 2. */
     regfile_cache_init (&cache);
-    regfile_read_operands (&cache, two, 0, &keep, reads);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &moved, reads), 2);
+    read_ops (&cache, two, 0, &keep, reads);
+    cr_assert_eq (read_ops (&cache, two, 0, &moved, reads), 2);
 
     /* Without the reuse bit nothing is kept: the hit of 'next' (1)
      * happens once; its own read empties the entry, so a second 'next'
      * reads R0 again: 2. */
     regfile_cache_init (&cache);
-    regfile_read_operands (&cache, two, 0, &keep, reads);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &next, reads), 1);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &next, reads), 2);
+    read_ops (&cache, two, 0, &keep, reads);
+    cr_assert_eq (read_ops (&cache, two, 0, &next, reads), 1);
+    cr_assert_eq (read_ops (&cache, two, 0, &next, reads), 2);
 }
 
 /* nvcc keeps R70 and R71 in slot A at once (FFMA R147, R70.reuse, ...;
@@ -143,17 +154,17 @@ Test (regfile, entries_per_slot)
     Instr c = ffma (70, 97, 183, 0);
     /* Two entries: c finds R70; R97 (1), R183 (1): 2 cycles. */
     regfile_cache_init (&cache);
-    regfile_read_operands (&cache, two, 0, &a, reads);
-    regfile_read_operands (&cache, two, 0, &b, reads);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &c, reads), 2);
+    read_ops (&cache, two, 0, &a, reads);
+    read_ops (&cache, two, 0, &b, reads);
+    cr_assert_eq (read_ops (&cache, two, 0, &c, reads), 2);
     cr_assert_eq (reads[0], 0);
     /* One entry: R71 replaced R70; R70 (0) read too: 2 cycles, bank 0
      * read once. */
     regfile_cache_init (&cache);
     RegfileShape one = { 2, 1 };
-    regfile_read_operands (&cache, one, 0, &a, reads);
-    regfile_read_operands (&cache, one, 0, &b, reads);
-    cr_assert_eq (regfile_read_operands (&cache, one, 0, &c, reads), 2);
+    read_ops (&cache, one, 0, &a, reads);
+    read_ops (&cache, one, 0, &b, reads);
+    cr_assert_eq (read_ops (&cache, one, 0, &c, reads), 2);
     cr_assert_eq (reads[0], 1);
 }
 
@@ -167,9 +178,9 @@ Test (regfile, a_read_without_the_bit_evicts)
     Instr other = ffma (2, 1, NR, 0);
     Instr again = ffma (0, 3, NR, 0);
     regfile_cache_init (&cache);
-    regfile_read_operands (&cache, two, 0, &keep, reads);
-    regfile_read_operands (&cache, two, 0, &other, reads);
-    cr_assert_eq (regfile_read_operands (&cache, two, 0, &again, reads), 1);
+    read_ops (&cache, two, 0, &keep, reads);
+    read_ops (&cache, two, 0, &other, reads);
+    cr_assert_eq (read_ops (&cache, two, 0, &again, reads), 1);
     cr_assert_eq (reads[0], 1);     /* R0 read from its bank */
 }
 
@@ -183,4 +194,16 @@ Test (regfile, a_register_in_two_slots_is_read_once)
     cr_assert_eq (reads[0], 1);
     cr_assert_eq (cold (two, 4, 6, 4, reads), 2);   /* R4 and R6: bank 0 */
     cr_assert_eq (cold (two, 4, 4, 4, reads), 1);
+}
+
+/* The packed counts' maximum: 4 bits a bank. */
+Test (regfile, most_of_packed_counts)
+{
+    cr_assert_eq (regfile_most (0), 0);
+    cr_assert_eq (regfile_most (0x00000011u), 1);
+    cr_assert_eq (regfile_most (0x00000012u), 2);
+    cr_assert_eq (regfile_most (0x20000001u), 2);
+    cr_assert_eq (regfile_most (0x00000003u), 3);
+    cr_assert_eq (regfile_most (0x03000000u), 3);
+    cr_assert_eq (regfile_most (0x01111111u), 1);
 }

@@ -52,8 +52,9 @@ enum {
     P_BM, P_BN, P_BK, P_TM, P_TN, P_WM, P_WN, P_WNITER, P_THREADS, N_P
 };
 
-/* Register numbering of the models (what matters is which instruction
- * waits for which). */
+/* Register numbering of the models: what matters is which instruction
+ * waits for which, and for the FFMAs the register banks their operands
+ * fall in (register % 2 on the presets; outer_product()). */
 enum {
     R_ACC = 0,        /* accumulators: up to 128 */
     R_LDS = 128,      /* shared-load results: two banks of 32 */

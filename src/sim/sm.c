@@ -142,12 +142,10 @@ unit_ready (Sm *sm, const Sp *sp, InstrPipe pipe, Cycle now)
 static Cycle
 ports_ready (const Sm *sm, const Sp *sp, const Warp *w, Cycle now)
 {
-    guint8 reads[REGFILE_MAX_BANKS];
+    guint32 counts = regfile_count (&sp->rf, sm->rf, w->slot, w->next);
     Cycle t = now;
-    if (regfile_reads (&sp->rf, sm->rf, w->slot, w->next, reads) == 0)
-        return now;
-    for (int b = 0; b < sm->rf.banks; b++)
-        if (reads[b] > 0)
+    for (int b = 0; counts != 0; b++, counts >>= 4)
+        if (counts & 0xf)
             t = MAX (t, sp->port_free[b]);
     return t;
 }
@@ -157,12 +155,10 @@ ports_ready (const Sm *sm, const Sp *sp, const Warp *w, Cycle now)
 static void
 ports_reserve (Sm *sm, Sp *sp, const Warp *w, Cycle now)
 {
-    guint8 reads[REGFILE_MAX_BANKS];
-    if (regfile_read_operands (&sp->rf, sm->rf, w->slot, w->next, reads) == 0)
-        return;
-    for (int b = 0; b < sm->rf.banks; b++)
-        if (reads[b] > 0) {
-            sp->port_free[b] = now + reads[b];
+    guint32 counts = regfile_read_operands (&sp->rf, sm->rf, w->slot, w->next);
+    for (int b = 0; counts != 0; b++, counts >>= 4)
+        if (counts & 0xf) {
+            sp->port_free[b] = now + (counts & 0xf);
             sp->ports_busy = MAX (sp->ports_busy, sp->port_free[b]);
         }
 }
