@@ -14,10 +14,10 @@ set boxwidth 0.7
 set yrange [0:*]
 set xtics scale 0
 short(k) = substr(k, 7, strlen(k))
-# Eleven reasons: a dark-to-light ramp (viridis), so that neighbours in
+# Twelve reasons: a dark-to-light ramp (viridis), so that neighbours in
 # the stack stay apart in grayscale too.
-array ramp[11] = [0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, \
-                  0x21918C, 0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xFDE725]
+array ramp[12] = [0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, 0x21918C, \
+                  0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xE5E419, 0xFDE725]
 
 set multiplot title sprintf("Where the warps of each SGEMM kernel wait: %s, %d x %d x %d (simulated, sampled)\nwarp cycles per issued instruction, by Nsight Compute stall reason", \
     gpu, size, size, size)
@@ -29,7 +29,7 @@ set rmargin at screen 0.37
 set ylabel 'warp cycles per issued instruction'
 set xlabel 'SGEMM kernel'
 unset key
-plot for [i = 2:12] datafile every ::0::3 using i:xtic(short(strcol(1))) \
+plot for [i = 2:13] datafile every ::0::3 using i:xtic(short(strcol(1))) \
     lc rgb ramp[i - 1] dt 1 notitle
 
 set lmargin at screen 0.44
@@ -37,6 +37,6 @@ set rmargin at screen 0.72
 unset ylabel
 set key at screen 0.99, screen 0.82 top right vertical reverse Left invert \
     samplen 1.5 spacing 1.0
-plot for [i = 2:12] datafile every ::4 using i:xtic(short(strcol(1))) \
+plot for [i = 2:13] datafile every ::4 using i:xtic(short(strcol(1))) \
     lc rgb ramp[i - 1] dt 1 title columnhead(i)
 unset multiplot

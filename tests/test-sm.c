@@ -278,14 +278,17 @@ Test (sm, dependent_chain_by_stall_counts)
 }
 
 /* Issue rate per sub-partition for a stream of independent instructions
- * from 8 warps per sub-partition (32 warps: one block of 1024). */
+ * from 8 warps per sub-partition (32 warps: one block of 1024).  Their
+ * sources, R1 and R2 (one per register bank, the presets have 2) and
+ * RZ, never hold the read ports for more than a cycle: the pipes set
+ * the rate. */
 static double
 rate (const char *gpu, InstrOp a, InstrOp b, guint64 repeat)
 {
     Work *w = work_new (1, repeat, 1);
     Run r;
     for (int k = 0; k < 8; k++)
-        add (w, 0, k % 2 ? b : a, 10 + k, 1, 2, 3);
+        add (w, 0, k % 2 ? b : a, 10 + k, 1, 2, NR);
     run (gpu, NULL, w, 1024, 1, 10, 10, &r);
     double per_sp = (double) r.stats.warp_instructions / 4.0 /
                     (double) r.stats.cycles;
@@ -311,6 +314,58 @@ Test (sm, independent_ffma_rate)
                         0.01);
     /* IMAD only on fmaheavy: one every 2 cycles even on the A6000. */
     cr_assert_float_eq (rate ("a6000", INSTR_IMAD, INSTR_IMAD, 200), 0.5, 0.01);
+}
+
+/* Independent FFMAs whose operands collide in a register bank (the
+ * presets: 2 banks, one read port each; regfile.h), 8 warps per
+ * sub-partition as in rate().  Returns FFMAs per cycle per
+ * sub-partition and the dispatch_stall cycles per issue. */
+static double
+conflict_rate (const char *gpu, int a, int b, int c, guint8 reuse,
+               double *dispatch)
+{
+    const guint64 repeat = 200;
+    Work *w = work_new (1, repeat, 1);
+    Run r;
+    for (int k = 0; k < 8; k++)
+        add (w, 0, INSTR_FFMA, 10 + k, a, b, c)->reuse = reuse;
+    run (gpu, NULL, w, 1024, 1, 10, 10, &r);
+    double per_sp = (double) r.stats.warp_instructions / 4.0 /
+                    (double) r.stats.cycles;
+    *dispatch = stats_per_issue (&r.stats, STALL_DISPATCH);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+    return per_sp;
+}
+
+Test (sm, register_bank_conflicts)
+{
+    double dispatch;
+    /* R2, R4 in bank 0, R1 in bank 1: bank 0's port reads twice, so a
+     * sub-partition starts an FFMA every 2 cycles.  A6000: 0.5, down
+     * from the pipes' 1.0 (independent_ffma_rate), the lost cycles
+     * charged as dispatch_stall. */
+    cr_assert_float_eq (conflict_rate ("a6000", 2, 4, 1, 0, &dispatch), 0.5,
+                        0.01);
+    cr_assert_gt (dispatch, 0.0);
+    /* A100: the FMA pipe takes one every 2 cycles anyway: 0.5, and the
+     * ports never hold an FFMA the pipe would have taken. */
+    cr_assert_float_eq (conflict_rate ("a100", 2, 4, 1, 0, &dispatch), 0.5,
+                        0.01);
+    cr_assert_eq (dispatch, 0.0);
+    /* R1, R3, R5, all in bank 1: 3 reads, one FFMA every 3 cycles on
+     * both: 1/3. */
+    cr_assert_float_eq (conflict_rate ("a6000", 1, 3, 5, 0, &dispatch),
+                        1.0 / 3.0, 0.01);
+    cr_assert_float_eq (conflict_rate ("a100", 1, 3, 5, 0, &dispatch),
+                        1.0 / 3.0, 0.01);
+    /* R2.reuse, R4, R1: the scheduler (CGGTY) keeps issuing one warp, so
+     * after each warp's first FFMA (2 cycles) R2 comes from the reuse
+     * cache and R4, R1 take one port each: per sub-partition 8 warps x
+     * 1600 FFMAs in 8 x 1601 cycles (plus the last warp's tail), 1.0
+     * to within 0.01. */
+    cr_assert_float_eq (conflict_rate ("a6000", 2, 4, 1, 1u << 0, &dispatch),
+                        1.0, 0.01);
 }
 
 Test (sm, sfu_interval)

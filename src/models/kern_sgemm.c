@@ -52,8 +52,9 @@ enum {
     P_BM, P_BN, P_BK, P_TM, P_TN, P_WM, P_WN, P_WNITER, P_THREADS, N_P
 };
 
-/* Register numbering of the models (what matters is which instruction
- * waits for which). */
+/* Register numbering of the models: what matters is which instruction
+ * waits for which, and for the FFMAs the register banks their operands
+ * fall in (register % 2 on the presets; outer_product()). */
 enum {
     R_ACC = 0,        /* accumulators: up to 128 */
     R_LDS = 128,      /* shared-load results: two banks of 32 */
@@ -578,6 +579,75 @@ read_register (const Sgemm *g, int d, const guint8 *ads, const int *widths,
     return R_LDS + (d % 2) * 32 + at % 32;
 }
 
+/* The registers dot step 'd''s FFMAs take their A and B values from:
+ * a_i = a0 + i * a_stride (i < m), b_j = b0 + j, where the step's
+ * shared loads put them (read_register).  Kernel 3 uses component d % 4
+ * of the As float4 read every fourth step; kernels 4 and 5 column d of
+ * the As rows read up front (register 4 * read + component: a stride of
+ * 8, two float4 reads per row). */
+typedef struct {
+    int a0, a_stride, m;
+    int b0;
+} Fragments;
+
+static Fragments
+step_fragments (const Sgemm *g, int d, int results)
+{
+    InstrOp ops[STEP_MAX_READS];
+    guint8 ads[STEP_MAX_READS];
+    int args[STEP_MAX_READS], widths[STEP_MAX_READS];
+    Fragments f = { -1, 1, 0, -1 };
+    int n = step_reads (g, d, ops, ads, args, widths);
+    for (int i = 0; i < n; i++) {
+        int reg = read_register (g, d, ads, widths, i);
+        if (ads[i] == AD_AS_LOAD && f.a0 < 0)
+            f.a0 = reg;
+        else if (ads[i] == AD_BS_LOAD && f.b0 < 0)
+            f.b0 = reg;
+    }
+    if (g->kernel == 3) {
+        f.a0 = R_LDS + ((d - d % 4) % 2) * 32 + d % 4;
+    } else if (g->kernel == 4 || g->kernel == 5) {
+        f.a0 = R_ACC + 64 + 4 * (d / 4) + d % 4;
+        f.a_stride = 8;
+    }
+    f.m = g->kernel == 3 ? 1 : g->kernel == 4 || g->kernel == 5
+                              ? g->tm : results / (g->tn * (g->kernel >= 10 ? g->wniter : 1));
+    return f;
+}
+
+/* Result (i, j) of a step's outer product, i along A: the accumulator
+ * holding it.  Column-major with the two of each pair swapped, so that
+ * accumulator and A value sit in opposite banks when A values alternate
+ * banks (two banks; regfile.h): the FFMAs that reuse a B value (below)
+ * then read their two other operands from different banks, as nvcc
+ * allocates them (ptxas keeps `FFMA R46, R69, R73.reuse, R46` and
+ * `FFMA R35, R70, R73.reuse, R35` in opposite banks). */
+static int
+accumulator (int m, int i, int j)
+{
+    return R_ACC + (((j * m + i) ^ 1) % 128);
+}
+
+/* A step's FFMAs as nvcc orders them in the reference SASS (sm_86
+ * k10_warptile: `FFMA R43, R68, R73.reuse, R43` ... eight A registers
+ * with R73.reuse): for each B value b_j, a chain over the A fragment
+ * that keeps b_j in the register-file cache (reuse bit on slot B, all
+ * but the chain's last).  The chain's first FFMA reads all three
+ * operands from the register file, the others two. */
+static void
+outer_product (KProgram *p, const Fragments *f, int results)
+{
+    int n = results / f->m;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < f->m; i++) {
+            int acc = accumulator (f->m, i, j);
+            KOp *o = kgen_add (p, KGEN_BODY, INSTR_FFMA, acc,
+                               f->a0 + i * f->a_stride, f->b0 + j, acc);
+            o->reuse = i + 1 < f->m ? 1u << 1 : 0;
+        }
+}
+
 /* One dot step: the next step's reads are issued first, then this
  * step's FFMAs, which use the reads of the bank 'd % 2'.  The reads
  * are of shared-memory stage 'stage'. */
@@ -597,10 +667,8 @@ tile_steps (KProgram *p, const Sgemm *g, int results, int stage)
         }
         if (d == 0)
             continue;
-        int prev = R_LDS + ((d - 1) % 2) * 32;
-        for (int f = 0; f < results; f++)
-            kgen_add (p, KGEN_BODY, INSTR_FFMA, R_ACC + f % 128,
-                      prev + (f % 8) * 4 % 32, prev + 16 + (f % 4), R_ACC + f % 128);
+        Fragments f = step_fragments (g, d - 1, results);
+        outer_product (p, &f, results);
     }
 }
 

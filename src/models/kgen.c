@@ -29,8 +29,8 @@ kgen_program_free (KProgram *p)
 KOp *
 kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1, int s2)
 {
-    KOp o = { (guint8) op, (guint8) dst, 1,
-              { (guint8) s0, (guint8) s1, (guint8) s2 }, 0, 0, 0, 0 };
+    KOp o = { .op = (guint8) op, .dst = (guint8) dst, .n_dst = 1,
+              .src = { (guint8) s0, (guint8) s1, (guint8) s2 } };
     g_array_append_val (p->seg[segment], o);
     return &g_array_index (p->seg[segment], KOp, p->seg[segment]->len - 1);
 }
@@ -145,6 +145,7 @@ kstream_next (InstrStream *base)
     in->src[0] = o->src[0];
     in->src[1] = o->src[1];
     in->src[2] = o->src[2];
+    in->reuse = o->reuse;
     in->width = o->width;
     in->active = s->active;
     if (o->addr != 0)

@@ -32,6 +32,7 @@ typedef struct {
     guint8 width;       /* bytes per lane, memory operations */
     guint8 addr;        /* the kernel's address function selector; 0: none */
     guint8 guard;       /* the kernel's guard function selector; 0: always */
+    guint8 reuse;       /* Instr.reuse: bit k keeps src[k] (regfile.h) */
     gint32 arg;         /* its argument */
 } KOp;
 

@@ -140,6 +140,12 @@ static const PkeyInfo keys[] = {
     I ("pipe", "branch_cycles", PKEY_TIMING, 1, 100, "cycles",
        pipe.branch_cycles, "cycles a branch holds its warp"),
 
+    I ("regfile", "banks", PKEY_TIMING, 0, 8, "banks", regfile.banks,
+       "register banks per sub-partition, one read port each (0: no limit)"),
+    I ("regfile", "reuse_entries", PKEY_TIMING, 1, 8, "entries",
+       regfile.reuse_entries,
+       "reuse-cache registers per operand slot (entry = register % this)"),
+
     I ("mem", "smem_banks", PKEY_TIMING, 1, 256, "banks", mem.smem_banks,
        "shared-memory banks (4 B wide)"),
     I ("mem", "smem_latency_cycles", PKEY_TIMING, 1, 10000, "cycles",

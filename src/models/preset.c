@@ -583,6 +583,15 @@ check_timing (const Preset *p, GError **error)
            require (p, pp->fma_heavy_lanes <= pp->fma_lanes, "pipe",
                     "fma_heavy_lanes", "cannot exceed the FP32 lanes", "pipe",
                     "fma_lanes", error) &&
+           require (p, (p->spec.regfile.banks & (p->spec.regfile.banks - 1)) == 0,
+                    "regfile", "banks",
+                    "must be 0 or a power of two (the bank is the register's "
+                    "low bits)", "regfile", "banks", error) &&
+           require (p, (p->spec.regfile.reuse_entries &
+                        (p->spec.regfile.reuse_entries - 1)) == 0,
+                    "regfile", "reuse_entries",
+                    "must be a power of two (the entry is the register's low "
+                    "bits)", "regfile", "reuse_entries", error) &&
            require (p, !pp->alu_on_fmalite ||
                         pp->fma_heavy_lanes < pp->fma_lanes,
                     "pipe", "alu_on_fmalite",

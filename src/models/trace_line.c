@@ -25,6 +25,9 @@ is_memory (InstrOp op)
     return pipe == PIPE_LG || pipe == PIPE_MIO;
 }
 
+/* A source register's reuse bit (Instr.reuse), as SASS prints it. */
+#define REUSE ".reuse"
+
 static void
 format_reg (GString *out, guint8 reg)
 {
@@ -41,8 +44,11 @@ trace_line_format (GString *out, const Instr *in)
     format_reg (out, in->dst);
     if (in->n_dst != 1)
         g_string_append_printf (out, "x%u", in->n_dst);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         format_reg (out, in->src[i]);
+        if (in->reuse >> i & 1)
+            g_string_append (out, REUSE);
+    }
     if (in->active != 0xffffffffu)
         g_string_append_printf (out, " m=%x", in->active);
     if (in->width != 0)
@@ -100,10 +106,19 @@ signed_number (const char **s, gint64 *out)
     return TRUE;
 }
 
+/* Source 'slot''s register, or the destination (slot -1).  A source
+ * register may end in ".reuse", SASS's spelling of its reuse bit. */
 static gboolean
-parse_reg (const char *tok, const char *end, gboolean dst, Instr *in,
+parse_reg (const char *tok, const char *end, int slot, Instr *in,
            guint8 *reg, GError **error)
 {
+    gboolean dst = slot < 0;
+    gsize rlen = strlen (REUSE);
+    if (!dst && end - tok > (gssize) rlen + 1 &&
+        memcmp (end - rlen, REUSE, rlen) == 0 && tok[1] != 'Z') {
+        end -= rlen;
+        in->reuse |= (guint8) (1u << slot);
+    }
     const char *x = dst ? memchr (tok, 'x', (gsize) (end - tok)) : NULL;
     const char *num_end = x ? x : end;
     guint64 v = INSTR_NO_REG, n = 1;
@@ -116,7 +131,8 @@ parse_reg (const char *tok, const char *end, gboolean dst, Instr *in,
         return trace_format_error (
             error, "%s register '%.*s': must be R0..R254 or RZ%s",
             dst ? "destination" : "source", (int) (end - tok), tok,
-            dst ? ", with xN for N = 1..4 consecutive registers" : "");
+            dst ? ", with xN for N = 1..4 consecutive registers"
+                : " (R0..R254 may end in .reuse)");
     *reg = (guint8) v;
     if (dst)
         in->n_dst = (guint8) n;
@@ -323,8 +339,8 @@ trace_line_parse (const char *line, Instr *in, GError **error)
                 error, "two spaces in a row (fields are separated "
                        "by one)");
         gboolean ok = i == 0 ? parse_op (p, end, in, error)
-                    : i == 1 ? parse_reg (p, end, TRUE, in, &in->dst, error)
-                    : i < 5 ? parse_reg (p, end, FALSE, in, &in->src[i - 2], error)
+                    : i == 1 ? parse_reg (p, end, -1, in, &in->dst, error)
+                    : i < 5 ? parse_reg (p, end, i - 2, in, &in->src[i - 2], error)
                     : parse_field (p, end, in, &seen, error);
         if (!ok)
             return FALSE;

@@ -107,6 +107,9 @@ typedef struct {
     guint8 yield;         /* let another warp issue next */
     guint8 wr_sb;         /* counter raised until the result is back */
     guint8 wait_mask;     /* counters that must be zero to issue */
+    /* Reuse bits (encoded with or without 'ctrl'): bit k keeps src[k]
+     * in the register-file cache for a later instruction (regfile.h). */
+    guint8 reuse;
 
     guint64 addr_base;    /* INSTR_ADDR_STRIDE: lane i at base + i*stride */
     gint64 addr_stride;

@@ -10,6 +10,7 @@
 
 #include "sim/lsu.h"
 #include "sim/pipe.h"
+#include "sim/regfile.h"
 #include "sim/sched.h"
 #include "sim/sm.h"
 #include "sim/warp.h"
@@ -22,6 +23,9 @@ typedef struct {
     Cycle tick_at;         /* the pending tick; CYCLE_NEVER: asleep */
     PipeSet pipes;
     SchedState sched;
+    RegfileCache rf;            /* the register-file reuse cache */
+    Cycle port_free[REGFILE_MAX_BANKS];  /* each bank's read port free from */
+    Cycle ports_busy;      /* the latest of them: nothing to check below */
 } Sp;
 
 typedef struct {
@@ -48,6 +52,7 @@ struct Sm {
     gboolean *slot_used;
     Block *blocks;         /* work.max_blocks of them */
     int n_sp;
+    RegfileShape rf;            /* banks 0: read ports not modelled */
     Sp sp[MAX_SP];
     LsuQueue *lg;
     LsuQueue *mio;
@@ -138,6 +143,33 @@ unit_ready (Sm *sm, const Sp *sp, InstrPipe pipe, Cycle now)
     return pipe_ready_at (&sp->pipes, pipe, now);
 }
 
+/* First cycle >= 'now' the read ports of every bank the next
+ * instruction of 'w' reads from are free (regfile.h).  Only asked while
+ * some port is busy. */
+static Cycle
+ports_ready (const Sm *sm, const Sp *sp, const Warp *w, Cycle now)
+{
+    guint32 counts = regfile_count (&sp->rf, sm->rf, w->slot, w->next);
+    Cycle t = now;
+    for (int b = 0; counts != 0; b++, counts >>= 4)
+        if (counts & 0xf)
+            t = MAX (t, sp->port_free[b]);
+    return t;
+}
+
+/* Hold the read ports of the banks 'in' reads from, for as many cycles
+ * as it reads each, and let the reuse cache see its operands. */
+static void
+ports_reserve (Sm *sm, Sp *sp, const Warp *w, Cycle now)
+{
+    guint32 counts = regfile_read_operands (&sp->rf, sm->rf, w->slot, w->next);
+    for (int b = 0; counts != 0; b++, counts >>= 4)
+        if (counts & 0xf) {
+            sp->port_free[b] = now + (counts & 0xf);
+            sp->ports_busy = MAX (sp->ports_busy, sp->port_free[b]);
+        }
+}
+
 static StallReason
 throttle_reason (InstrPipe pipe)
 {
@@ -175,10 +207,15 @@ scan (Sm *sm, Sp *sp, Cycle now, Warp **eligible, Cycle *wake)
             continue;
         }
         Cycle unit = unit_ready (sm, sp, w->pipe, now);
+        StallReason why = throttle_reason (w->pipe);
+        if (unit == now && sp->ports_busy > now) {
+            unit = ports_ready (sm, sp, w, now);
+            why = STALL_DISPATCH;
+        }
         if (unit > now) {
             Cycle from = w->reason == STALL_NOT_SELECTED
                              ? now : MAX (w->ready_at, w->since);
-            warp_charge (w, throttle_reason (w->pipe), from);
+            warp_charge (w, why, from);
             *wake = MIN (*wake, unit);
             continue;
         }
@@ -345,6 +382,8 @@ issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
     sched_issued (&sp->sched, w);
     w->floor = now + (in->ctrl && in->stall > 1 ? in->stall : 1);
     w->floor_reason = STALL_WAIT;
+    if (sm->rf.banks > 0)
+        ports_reserve (sm, sp, w, now);
     execute (sm, sp, w, now);
     if (op == INSTR_EXIT) {
         warp_exit (sm, w, now);
@@ -609,6 +648,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->warps_per_block = (work->threads_per_block + spec->device.warp_size - 1) /
                           spec->device.warp_size;
     sm->n_slots = spec->sm.max_threads / spec->device.warp_size;
+    g_assert (sm->n_slots < 255);   /* regfile.h tags a warp in 8 bits */
     g_assert (work->max_blocks * sm->warps_per_block <= sm->n_slots);
     sm->warps = g_new0 (Warp, sm->n_slots);
     sm->cold = g_new0 (WarpCold, sm->n_slots);
@@ -622,11 +662,14 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->mirror = g_new0 (InstrStream *,
                          (gsize) sm->n_slots * (gsize) MAX (work->n_mirrors, 1));
     sm->n_sp = MIN (spec->sm.sub_partitions, MAX_SP);
+    sm->rf = (RegfileShape) { MIN (spec->regfile.banks, REGFILE_MAX_BANKS),
+                         CLAMP (spec->regfile.reuse_entries, 1, REGFILE_MAX_ENTRIES) };
     sm->tick_at = CYCLE_NEVER;
     for (int i = 0; i < sm->n_sp; i++) {
         sm->sp[i].warps = g_new0 (Warp *, sm->n_slots);
         sm->sp[i].tick_at = CYCLE_NEVER;
         pipe_init (&sm->sp[i].pipes, spec);
+        regfile_cache_init (&sm->sp[i].rf);
         sched_init (&sm->sp[i].sched);
     }
     sm->lg = lsu_new (spec->mem.lg_queue_depth, q, mem, id, wake_all, sm);

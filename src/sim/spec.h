@@ -96,6 +96,12 @@ typedef struct {
     int branch_cycles;            /* a taken branch holds the warp */
 } SpecPipe;
 
+/* Register-file read ports (regfile.h). */
+typedef struct {
+    int banks;                    /* 0: ports never conflict (not modelled) */
+    int reuse_entries;            /* reuse-cache entries per operand slot */
+} SpecRegfile;
+
 typedef struct {
     int smem_banks;
     int smem_latency_cycles;
@@ -125,6 +131,7 @@ typedef struct {
     SpecAlloc alloc;
     SpecSched sched;      /* timing keys: valid only when timing */
     SpecPipe pipe;
+    SpecRegfile regfile;
     SpecMem mem;
 } GpuSpec;
 

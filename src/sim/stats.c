@@ -18,6 +18,7 @@ static const char *const stall_names[STALL_N] = {
     [STALL_LG_THROTTLE] = "lg_throttle",
     [STALL_BRANCH] = "branch_resolving",
     [STALL_DRAIN] = "drain",
+    [STALL_DISPATCH] = "dispatch_stall",
 };
 
 const char *

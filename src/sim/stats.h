@@ -28,6 +28,7 @@ typedef enum {
     STALL_LG_THROTTLE,      /* the local/global queue is full */
     STALL_BRANCH,           /* branch_resolving */
     STALL_DRAIN,            /* exited, stores still in flight */
+    STALL_DISPATCH,         /* dispatch_stall: register read ports busy */
     STALL_N
 } StallReason;
 
