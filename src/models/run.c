@@ -236,7 +236,7 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 
 /* Full waves in the second phase's run (then the partial last wave):
  * the first, and those whose additions stand for the later ones. */
-#define RUN_FULL_WAVES 3
+#define RUN_FULL_WAVES 2
 #define RUN_WAVES (RUN_FULL_WAVES + 1)
 
 /* A sampled run, in two phases.
