@@ -30,6 +30,11 @@ typedef struct {
     const KernInstance *k;
     guint64 iterations;
     Probe *probe;
+    /* If set: each detailed SM's first 'keep' block retirements, in
+     * order ('retired[sm * keep + i]'), and how many it has. */
+    Cycle *retired;
+    int *n_retired;
+    int keep;
 } Window;
 
 static InstrStream *
@@ -47,6 +52,15 @@ open_mirror (void *ctx, guint64 block, int warp)
     return kern_open_mirror_window (w->k, block, warp, w->iterations);
 }
 
+static void
+block_retired (void *ctx, int sm, guint64 block, Cycle at)
+{
+    Window *w = ctx;
+    (void) block;
+    if (w->n_retired[sm] < w->keep)
+        w->retired[sm * w->keep + w->n_retired[sm]++] = at;
+}
+
 /* SMs simulated in full in a sampled run; the others mirror them
  * (gpu.h).  Four divide the SM counts of every timing preset (80, 40,
  * 108, 84, 132) evenly. */
@@ -58,7 +72,8 @@ gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
 {
     GpuWorkload w = { blocks, win->k->threads, occ->blocks_per_sm,
                       (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
-                      detailed, open_mirror };
+                      detailed, open_mirror,
+                      win->retired != NULL ? block_retired : NULL };
     return gpu_new (spec, &w);
 }
 
@@ -81,7 +96,7 @@ simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
           guint64 blocks, guint64 iterations, int detailed, Sample *out,
           Cost *cost)
 {
-    Window win = { k, iterations, NULL };
+    Window win = { k, iterations, NULL, NULL, NULL, 0 };
     g_autoptr (Gpu) gpu = gpu_for (spec, occ, blocks, detailed, &win);
     gpu_run (gpu);
     take_sample (gpu, out);
@@ -168,7 +183,7 @@ watch_first_wave (const GpuSpec *spec, const KernInstance *k, RunResult *r,
 {
     guint64 window = MIN (k->iterations, MAX_WINDOW);
     g_autoptr (Probe) probe = probe_new (blocks, 1, window);
-    Window win = { k, window, probe };
+    Window win = { k, window, probe, NULL, NULL, 0 };
     g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, blocks, r->detailed_sms, &win);
     *f = (FirstWave) { gpu, window, 0, { 0, 0 }, { 0, 0 },
                        { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
@@ -235,7 +250,8 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 }
 
 /* Full waves in the second phase's run (then the partial last wave):
- * the first, and those whose additions stand for the later ones. */
+ * the first, and the second, whose addition stands for the later
+ * ones. */
 #define RUN_FULL_WAVES 2
 #define RUN_WAVES (RUN_FULL_WAVES + 1)
 
@@ -284,7 +300,11 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                              ? RUN_FULL_WAVES * per_wave + tail : r->blocks;
     int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
     g_autoptr (Probe) probe = probe_new (per_wave, waves, w);
-    Window win = { k, w, probe };
+    /* Each detailed SM's first two waves of block retirements. */
+    int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
+    g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * 2 * per_sm));
+    g_autofree int *n_retired = g_new0 (int, d);
+    Window win = { k, w, probe, retired, n_retired, 2 * per_sm };
     g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, run_blocks, r->detailed_sms,
                                    &win);
     probe_set_gpu (probe, gpu);
@@ -309,21 +329,20 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         total += longer[j];
     }
     if (full > RUN_FULL_WAVES) {
-        /* Each later wave: the time a wave's work took at the rate the
-         * SMs did work from the first wave's middle to the last full
-         * wave's (blocks of two waves share an SM when it holds more
-         * than one, and some kernels alternate from wave to wave), and
-         * its iterations. */
-        int last = RUN_FULL_WAVES - 1;
-        Cycle from = probe_entered (probe, 0, hi), to = probe_entered (probe, last, hi);
-        guint64 work = probe_entries_between (probe, from, to);
-        double wave = work == 0 ? 0
-                                : (double) (to - from) * (double) probe_warps (probe, 0) *
-                                      (double) w / (double) work;
-        double its = 0;
-        for (int j = 1; j <= last; j++)
-            its += longer[j] / last;
-        total += (double) (full - RUN_FULL_WAVES) * (wave + its);
+        /* Each later wave: what the second added, on each SM simulated
+         * in full the time from its first wave's last block retiring
+         * to its second's (blocks of two waves share an SM that holds
+         * more than one), and its iterations as the second's. */
+        double wave = 0;
+        int n = 0;
+        for (int i = 0; i < d; i++)
+            if (n_retired[i] == 2 * per_sm) {
+                const Cycle *t = &retired[i * 2 * per_sm];
+                wave += (double) (t[2 * per_sm - 1] - t[per_sm - 1]);
+                n++;
+            }
+        total += (double) (full - RUN_FULL_WAVES) *
+                 ((n > 0 ? wave / n : 0) + longer[1]);
     }
 
     Sample run, all;

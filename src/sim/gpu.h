@@ -39,6 +39,8 @@ typedef struct {
      * local/global-queue instructions alone (sm.h). */
     int detailed_sms;
     InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
+    /* Told when a block of a detailed SM retires (may be NULL). */
+    void (*block_retired) (void *ctx, int sm, guint64 block, Cycle at);
 } GpuWorkload;
 
 typedef struct Gpu Gpu;

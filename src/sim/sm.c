@@ -506,6 +506,8 @@ retire (Sm *sm, Warp *w, Cycle at)
     sm->resident--;
     sm->stats.blocks_done++;
     sm->stats.cycles = at - sm->first_launch;
+    if (sm->work.block_retired != NULL)
+        sm->work.block_retired (sm->work.ctx, sm->id, b->id, at);
     evq_schedule (sm->q, at, EVQ_PRI_DISPATCH, dispatch, sm, 0);
 }
 

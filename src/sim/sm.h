@@ -44,6 +44,8 @@ typedef struct {
     int n_mirrors;
     const int *mirrors;
     InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
+    /* Told when one of this SM's own blocks retires (may be NULL). */
+    void (*block_retired) (void *ctx, int sm, guint64 block, Cycle at);
 } SmWorkload;
 
 /* Observer of every issue (timelines, tests); it must not change the
