@@ -61,7 +61,7 @@ static const char description[] =
     "first two waves and the partial last one run to the end with each\n"
     "block's loop cut to twice the iterations where it settled (or 128);\n"
     "each wave's remaining iterations cost what its own work did, and\n"
-    "each further full wave the time a wave's work took in that run\n"
+    "each further full wave adds what the second did\n"
     "(--exact forbids sampling, --sampled forces it).\n"
 "'bandwidth' is what each level moved over the run: global sectors\n"
     "through L1, sectors L2 served, DRAM reads and write-backs.  'limited\n"

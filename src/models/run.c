@@ -272,13 +272,16 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  *    whole loop), simulated to the end.  Each wave's iterations past
  *    'w' lengthen the run by the time the SMs took for that much of its
  *    work between a quarter and half of its window (sharing them with
- *    any other wave then resident).  Each full wave past those adds the
- *    time a wave's work took from the first wave's middle to the last
- *    full one's, and its iterations as the later waves' did.  Later
- *    waves start out of step, as blocks retire one by one, and some
- *    alternate (kernel 3 on 8 SMs at 512: 46.0, 45.9, then 41.0 and
- *    45.8 thousand cycles in turn); windows of 8 iterations for them
- *    made kernel 2 at 1024 on the A6000, 13 waves, 12 % long.
+ *    any other wave then resident).  Each full wave past those adds
+ *    what the second added on the SMs simulated in full -- from their
+ *    first wave's last block retiring to their second's, which holds
+ *    when an SM runs blocks of two waves at once and when a block's
+ *    warps drift apart -- and its iterations as the second's did.
+ *    Later waves start out of step, as blocks retire one by one:
+ *    windows of 8 iterations for them made kernel 2 at 1024 on the
+ *    A6000, 13 waves, 12 % long; some kernels alternate from wave to
+ *    wave (kernel 3 on 8 SMs at 512: 46.0, 45.9, then 41.0 and 45.8
+ *    thousand cycles in turn), which a second wave cannot tell.
  * Counters go the same way: the run's, times all blocks over its
  * blocks, plus each block's iterations past 'w' at the first wave's
  * rate per block and iteration. */
