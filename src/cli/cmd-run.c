@@ -58,7 +58,7 @@ static const char description[] =
     "main-loop iteration -- the time its warps take to do 1, 2, 4, 8 ...\n"
     "iterations' worth of work -- has agreed within 1 % twice running,\n"
     "from 16 iterations on, or up to 64 of a window of 128.  Then the\n"
-    "first two waves and the partial last one run to the end with each\n"
+    "first three waves and the partial last one run to the end with each\n"
     "block's loop cut to twice the iterations where it settled (or 128);\n"
     "each wave's remaining iterations cost what its own work did, and\n"
     "each further full wave adds what the second did\n"
