@@ -3,7 +3,9 @@
  * core, for a compute-bound and a memory-bound stream (issue 3 asks for
  * at least 20 million).  Prints figures; not a test.
  *
- *   compute: every warp issues independent FFMAs (FP32 pipe bound);
+ *   compute: every warp issues independent FFMAs (FP32 pipe bound),
+ *            R1 and R2 kept in the reuse cache as nvcc's outer-product
+ *            loops keep theirs, so one register-file read each;
  *   memory:  every warp loops { LDG; FFMA using it } against a
  *            500-cycle memory (latency bound, many warps waiting).
  * Both run full blocks of the a6000 preset on 8 SMs sharing one event
@@ -146,6 +148,7 @@ main (int argc, char **argv)
         compute.prog[k].src[0] = 1;
         compute.prog[k].src[1] = 2;
         compute.prog[k].src[2] = (guint8) (10 + k);
+        compute.prog[k].reuse = 0x3;
     }
     measure ("compute", spec, &compute, 256, 500);
 
