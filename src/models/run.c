@@ -319,8 +319,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     /* Cycles: the run; each wave's iterations past w, at the rate the
      * SMs did its work between a quarter and half of the window (past
      * that, the warps that finish first leave the rest a slower SM),
-     * shared with the work of any other wave resident then; the waves
-     * past the second, each what the second added at half its window. */
+     * shared with the work of any other wave resident then; the full
+     * waves past the run's, each what the second added. */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w), total = (double) gpu_cycles (gpu);
     double longer[RUN_WAVES];
