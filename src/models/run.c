@@ -257,6 +257,23 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
 #define RUN_FULL_WAVES 3
 #define RUN_WAVES (RUN_FULL_WAVES + 1)
 
+/* What the second wave added: on each SM simulated in full, the time
+ * from its first wave's last block retiring to its second's (blocks of
+ * two waves share an SM that holds more than one), on average. */
+static double
+second_wave_added (const Window *win, int detailed)
+{
+    int per_sm = win->keep / 2, n = 0;
+    double sum = 0;
+    for (int i = 0; i < detailed; i++)
+        if (win->n_retired[i] == win->keep) {
+            const Cycle *t = &win->retired[i * win->keep];
+            sum += (double) (t[2 * per_sm - 1] - t[per_sm - 1]);
+            n++;
+        }
+    return n > 0 ? sum / n : 0;
+}
+
 /* A sampled run, in two phases.
  *
  * 1. The first wave alone (watch_first_wave), watched by the probe:
@@ -333,22 +350,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                                     (double) (b - a) / (double) done;
         total += longer[j];
     }
-    if (full > RUN_FULL_WAVES) {
-        /* Each later wave: what the second added, on each SM simulated
-         * in full the time from its first wave's last block retiring
-         * to its second's (blocks of two waves share an SM that holds
-         * more than one), and its iterations as the second's. */
-        double wave = 0;
-        int n = 0;
-        for (int i = 0; i < d; i++)
-            if (n_retired[i] == 2 * per_sm) {
-                const Cycle *t = &retired[i * 2 * per_sm];
-                wave += (double) (t[2 * per_sm - 1] - t[per_sm - 1]);
-                n++;
-            }
+    if (full > RUN_FULL_WAVES)
         total += (double) (full - RUN_FULL_WAVES) *
-                 ((n > 0 ? wave / n : 0) + longer[1]);
-    }
+                 (second_wave_added (&win, d) + longer[1]);
 
     Sample run, all;
     take_sample (gpu, &run);
