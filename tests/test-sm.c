@@ -282,19 +282,30 @@ Test (sm, dependent_chain_by_stall_counts)
  * sources, R1 and R2 (one per register bank, the presets have 2) and
  * RZ, never hold the read ports for more than a cycle: the pipes set
  * the rate. */
+/* Run 'w' as 1024-thread blocks on 'gpu': warp instructions per cycle
+ * per sub-partition, and (if 'dispatch' is set) the dispatch_stall
+ * cycles per issue.  Frees 'w'. */
+static double
+sp_rate (const char *gpu, Work *w, double *dispatch)
+{
+    Run r;
+    run (gpu, NULL, w, 1024, 1, 10, 10, &r);
+    double per_sp = (double) r.stats.warp_instructions / 4.0 /
+                    (double) r.stats.cycles;
+    if (dispatch != NULL)
+        *dispatch = stats_per_issue (&r.stats, STALL_DISPATCH);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+    return per_sp;
+}
+
 static double
 rate (const char *gpu, InstrOp a, InstrOp b, guint64 repeat)
 {
     Work *w = work_new (1, repeat, 1);
-    Run r;
     for (int k = 0; k < 8; k++)
         add (w, 0, k % 2 ? b : a, 10 + k, 1, 2, NR);
-    run (gpu, NULL, w, 1024, 1, 10, 10, &r);
-    double per_sp = (double) r.stats.warp_instructions / 4.0 /
-                    (double) r.stats.cycles;
-    g_array_free (r.issues, TRUE);
-    g_free (w);
-    return per_sp;
+    return sp_rate (gpu, w, NULL);
 }
 
 Test (sm, independent_ffma_rate)
@@ -324,18 +335,10 @@ static double
 conflict_rate (const char *gpu, int a, int b, int c, guint8 reuse,
                double *dispatch)
 {
-    const guint64 repeat = 200;
-    Work *w = work_new (1, repeat, 1);
-    Run r;
+    Work *w = work_new (1, 200, 1);
     for (int k = 0; k < 8; k++)
         add (w, 0, INSTR_FFMA, 10 + k, a, b, c)->reuse = reuse;
-    run (gpu, NULL, w, 1024, 1, 10, 10, &r);
-    double per_sp = (double) r.stats.warp_instructions / 4.0 /
-                    (double) r.stats.cycles;
-    *dispatch = stats_per_issue (&r.stats, STALL_DISPATCH);
-    g_array_free (r.issues, TRUE);
-    g_free (w);
-    return per_sp;
+    return sp_rate (gpu, w, dispatch);
 }
 
 Test (sm, register_bank_conflicts)

@@ -148,9 +148,8 @@ void
 gpu_stats (const Gpu *g, SimStats *out)
 {
     *out = (SimStats) { 0 };
-    for (int i = 0; i < g->n_sm; i++) {
+    for (int i = 0; i < g->n_sm; i++)
         stats_add_scaled (out, sm_stats (g->sms[i]), group_weight (g, i));
-    }
     out->cycles = gpu_cycles (g);
 }
 
@@ -166,9 +165,9 @@ gpu_mem_stats (const Gpu *g, MemStats *out)
     if (mirrored == 0 || own == 0)
         return;
     double times = (double) (own + mirrored) / (double) own;
-    out->smem_requests = (guint64) ((double) out->smem_requests * times + 0.5);
-    out->smem_wavefronts = (guint64) ((double) out->smem_wavefronts * times + 0.5);
-    out->smem_conflicts = (guint64) ((double) out->smem_conflicts * times + 0.5);
+    out->smem_requests = stats_scale (out->smem_requests, times);
+    out->smem_wavefronts = stats_scale (out->smem_wavefronts, times);
+    out->smem_conflicts = stats_scale (out->smem_conflicts, times);
 }
 
 guint64

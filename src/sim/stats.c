@@ -28,10 +28,8 @@ stats_stall_name (StallReason reason)
     return stall_names[reason];
 }
 
-
-/* b's counters times 'times', to the nearest count. */
-static guint64
-scaled (guint64 v, double times)
+guint64
+stats_scale (guint64 v, double times)
 {
     return (guint64) ((double) v * times + 0.5);
 }
@@ -40,16 +38,16 @@ void
 stats_add_scaled (SimStats *a, const SimStats *b, double times)
 {
     a->cycles = MAX (a->cycles, b->cycles);
-    a->warp_instructions += scaled (b->warp_instructions, times);
-    a->thread_instructions += scaled (b->thread_instructions, times);
-    a->flops += scaled (b->flops, times);
+    a->warp_instructions += stats_scale (b->warp_instructions, times);
+    a->thread_instructions += stats_scale (b->thread_instructions, times);
+    a->flops += stats_scale (b->flops, times);
     for (int i = 0; i < INSTR_N_OPS; i++)
-        a->op_count[i] += scaled (b->op_count[i], times);
+        a->op_count[i] += stats_scale (b->op_count[i], times);
     for (int i = 0; i < STALL_N; i++)
-        a->warp_cycles[i] += scaled (b->warp_cycles[i], times);
-    a->resident_warp_cycles += scaled (b->resident_warp_cycles, times);
-    a->warps_done += scaled (b->warps_done, times);
-    a->blocks_done += scaled (b->blocks_done, times);
+        a->warp_cycles[i] += stats_scale (b->warp_cycles[i], times);
+    a->resident_warp_cycles += stats_scale (b->resident_warp_cycles, times);
+    a->warps_done += stats_scale (b->warps_done, times);
+    a->blocks_done += stats_scale (b->blocks_done, times);
 }
 
 void

@@ -51,6 +51,8 @@ void stats_add (SimStats *a, const SimStats *b);
 /* Add 'b' 'times' over (an SM standing for its mirrors too: gpu.h);
  * 'cycles' is the larger of the two, as in stats_add. */
 void stats_add_scaled (SimStats *a, const SimStats *b, double times);
+/* A count 'times' over, to the nearest. */
+guint64 stats_scale (guint64 v, double times);
 
 /* Warp cycles per issued instruction for 'reason' (0 with no issue). */
 double stats_per_issue (const SimStats *s, StallReason reason);
