@@ -109,13 +109,14 @@ G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
 
 #define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
-/* The largest window.  In one wave on the A6000 at 4096 the cost of an
- * iteration still climbs for a hundred iterations as the L2 hit rate
- * rises (kernel 5: 3,474 cycles an iteration between the windows 16 and
- * 32, 3,919 between 32 and 64, 4,558 between 64 and 128, 4,636 over
- * the whole loop; kernel 7 2,858 -> 3,302), so 32 made sampled runs up
- * to a third fast; between 64 and 128 every SGEMM kernel is within 4 %
- * of its whole-loop cost but kernel 10, which swings. */
+/* The largest window.  Measured against sampled runs with the whole
+ * loop (512 iterations) on the A6000 at 4096, in cycles: a window of
+ * 32 is off by up to 26 % (kernel 7, +26 %; kernel 2, -15 %), 64 by up
+ * to 12 % (kernel 7), 128 by up to 6.6 % (kernel 7; kernels 9 and 2,
+ * +5.9 and -5.6 %).  The first wave's cost per iteration is flat past
+ * 16 iterations in all of them; what a short window gets wrong is the
+ * second wave's addition, where blocks retiring and starting fall in
+ * the stretch it is measured over. */
 #define MAX_WINDOW 128
 
 /* Settled: the cost of one more iteration agreed within 1 % this many
@@ -150,7 +151,7 @@ static void
 first_wave_mark (void *ctx, guint64 i, Cycle at)
 {
     FirstWave *f = ctx;
-    if ((i & (i - 1)) != 0 || i >= f->window)
+    if ((i & (i - 1)) != 0 || i >= f->window || f->settled)
         return;
     f->iteration[0] = f->iteration[1];
     f->at[0] = f->at[1];
@@ -166,33 +167,11 @@ first_wave_mark (void *ctx, guint64 i, Cycle at)
                     ? f->agreed + 1 : 0;
     f->slope_before = slope;
     f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
-    /* Not settled by half the window: phase 2 takes the whole window,
-     * and these marks give the counters' rate. */
-    if (f->settled || 2 * i >= f->window)
+    /* Settled early: the run starts again with a shorter window.  Not
+     * settled by half the window: the run goes on as it is, and these
+     * marks give the counters' rate. */
+    if (f->settled && 2 * i < f->window)
         gpu_stop (f->gpu);
-}
-
-/* Phase 1: the first wave (or the launch, if smaller), its loop cut to
- * MAX_WINDOW, until its cost per iteration settles.  Leaves in 'f' the
- * window to sample in -- twice the iterations where it settled, so
- * that the marks in phase 2 fall before the ragged end, or MAX_WINDOW,
- * or the whole loop -- and its last two marks. */
-static void
-watch_first_wave (const GpuSpec *spec, const KernInstance *k, RunResult *r,
-                  guint64 blocks, FirstWave *f, Cost *cost)
-{
-    guint64 window = MIN (k->iterations, MAX_WINDOW);
-    g_autoptr (Probe) probe = probe_new (blocks, 1, window);
-    Window win = { k, window, probe, NULL, NULL, 0 };
-    g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, blocks, r->detailed_sms, &win);
-    *f = (FirstWave) { gpu, window, 0, { 0, 0 }, { 0, 0 },
-                       { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
-    probe_set_gpu (probe, gpu);
-    probe_on_first_wave (probe, first_wave_mark, f);
-    gpu_run (gpu);
-    count_cost (gpu, cost);
-    f->gpu = NULL;
-    f->window = f->settled ? MIN (2 * f->iteration[1], window) : window;
 }
 
 /* total = a x times_a + (b - c) x times_bc, counter by counter, never
@@ -274,33 +253,36 @@ second_wave_added (const Window *win, int detailed)
     return n > 0 ? sum / n : 0;
 }
 
-/* A sampled run, in two phases.
+/* A sampled run: the launch's first RUN_FULL_WAVES waves and its
+ * partial last wave (all of it, if it has no more), each block's loop
+ * cut to a window 'w', simulated to the end.
  *
- * 1. The first wave alone (watch_first_wave), watched by the probe:
- *    the cost of one more iteration is the time the wave takes to do
- *    one more iteration's worth of work, between the marks at 1, 2, 4,
- *    8 ... iterations done; the run stops once that has settled
- *    (SETTLED, from SETTLED_FROM on), or at half of MAX_WINDOW (or of
- *    the whole loop).  A wave's cost per iteration climbs for a while
- *    as its blocks drift out of their lockstep start and the L2 fills;
- *    the marks see that in one run, where windows of 2, 4, 8 ...
- *    iterations each simulated from the start cost twice as much.
- * 2. The launch's first RUN_FULL_WAVES waves and its partial last wave
- *    (all of it, if it has no more), each block's loop cut to the
- *    window 'w' (twice where phase 1 settled, or MAX_WINDOW, or the
- *    whole loop), simulated to the end.  Each wave's iterations past
- *    'w' lengthen the run by the time the SMs took for that much of its
- *    work between a quarter and half of its window (sharing them with
- *    any other wave then resident).  Each full wave past those adds
- *    what the second added on the SMs simulated in full -- from their
- *    first wave's last block retiring to their second's, which holds
- *    when an SM runs blocks of two waves at once and when a block's
- *    warps drift apart -- and its iterations as the second's did.
- *    Later waves start out of step, as blocks retire one by one:
- *    windows of 8 iterations for them made kernel 2 at 1024 on the
- *    A6000, 13 waves, 12 % long; some kernels alternate from wave to
- *    wave (kernel 3 on 8 SMs at 512: 46.0, 45.9, then 41.0 and 45.8
- *    thousand cycles in turn), which a second wave cannot tell.
+ * 1. The window.  The run starts at MAX_WINDOW (or the whole loop),
+ *    and the probe watches its first wave: the cost of one more
+ *    iteration is the time the wave takes to do one more iteration's
+ *    worth of work, between the marks at 1, 2, 4, 8 ... iterations
+ *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
+ *    the window, the run stops and starts again with the window twice
+ *    the iterations where it settled; else it goes on as it is.  Until
+ *    the first wave's first block retires the run is the first wave
+ *    alone, so the marks are the same as in a run of that wave only.
+ *    A wave's cost per iteration climbs for a while as its blocks
+ *    drift out of their lockstep start and the L2 fills; the marks see
+ *    that in one run, where windows of 2, 4, 8 ... iterations each
+ *    simulated from the start cost twice as much.
+ * 2. The extrapolation.  Each wave's iterations past 'w' lengthen the
+ *    run by the time the SMs took for that much of its work between a
+ *    quarter and half of its window (sharing them with any other wave
+ *    then resident).  Each full wave past those adds what the second
+ *    added on the SMs simulated in full -- from their first wave's
+ *    last block retiring to their second's, which holds when an SM
+ *    runs blocks of two waves at once and when a block's warps drift
+ *    apart -- and its iterations as the second's did.  Later waves
+ *    start out of step, as blocks retire one by one: windows of 8
+ *    iterations for them made kernel 2 at 1024 on the A6000, 13 waves,
+ *    12 % long; some kernels alternate from wave to wave (kernel 3 on
+ *    8 SMs at 512: 46.0, 45.9, then 41.0 and 45.8 thousand cycles in
+ *    turn), which a second wave cannot tell.
  * Counters go the same way: the run's, times all blocks over its
  * blocks, plus each block's iterations past 'w' at the first wave's
  * rate per block and iteration. */
@@ -312,26 +294,43 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
     guint64 first = MIN (r->blocks, per_wave);
-    Cost cost = { 0, 0 };
-    FirstWave f;
-
-    watch_first_wave (spec, k, r, first, &f, &cost);
-    g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
-    guint64 w = r->window = f.window;
     guint64 run_blocks = full > RUN_FULL_WAVES
                              ? RUN_FULL_WAVES * per_wave + tail : r->blocks;
     int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
-    g_autoptr (Probe) probe = probe_new (per_wave, waves, w);
-    /* Each detailed SM's first two waves of block retirements. */
     int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * 2 * per_sm));
     g_autofree int *n_retired = g_new0 (int, d);
-    Window win = { k, w, probe, retired, n_retired, 2 * per_sm };
-    g_autoptr (Gpu) gpu = gpu_for (spec, &r->occ, run_blocks, r->detailed_sms,
-                                   &win);
-    probe_set_gpu (probe, gpu);
-    gpu_run (gpu);
-    count_cost (gpu, &cost);
+    Cost cost = { 0, 0 };
+    guint64 w = MIN (iters, MAX_WINDOW);
+    FirstWave f = { NULL, w, 0, { 0, 0 }, { 0, 0 },
+                    { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
+    Window win = { k, w, NULL, retired, n_retired, 2 * per_sm };
+    g_autoptr (Probe) probe = NULL;
+    g_autoptr (Gpu) gpu = NULL;
+
+    /* The run at the largest window watches its first wave (phase 1);
+     * if that settles early, the run starts again at twice the
+     * iterations where it did (phase 2). */
+    for (;;) {
+        g_clear_pointer (&gpu, gpu_free);
+        g_clear_pointer (&probe, probe_free);
+        memset (n_retired, 0, sizeof *n_retired * (gsize) d);
+        win.iterations = w;
+        win.probe = probe = probe_new (per_wave, waves, w);
+        gpu = gpu_for (spec, &r->occ, run_blocks, d, &win);
+        probe_set_gpu (probe, gpu);
+        if (f.n == 0) {
+            f.gpu = gpu;
+            probe_on_first_wave (probe, first_wave_mark, &f);
+        }
+        gpu_run (gpu);
+        count_cost (gpu, &cost);
+        if (!f.settled || 2 * f.iteration[1] >= w)
+            break;
+        w = 2 * f.iteration[1];
+    }
+    g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
+    r->window = w;
 
     /* Cycles: the run; each wave's iterations past w, at the rate the
      * SMs did its work between a quarter and half of the window (past
