@@ -685,6 +685,42 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     }
 }
 
+/* A sampled run's counters past its window come from the first wave's
+ * rate, read while that wave runs: the cycles its warps have spent so
+ * far must be in it.  One-warp blocks of a load-use loop, 2000
+ * iterations, a window far shorter.  By definition a warp is
+ * 'selected' one cycle per instruction it issues; resident warp cycles
+ * are the states' sum; both match the exact run (its own count). */
+Test (kern, sampled_counters_include_running_warps)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
+    const GpuSpec *s = preset_spec (p);
+    const char *params[] = { "ITERS=2000", NULL };
+    g_autoptr (KernInstance) k = make_with (s, "loaduse", 64, params);
+    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
+    RunResult re, rs;
+    cr_assert (run_kernel (s, k, &exact, &re, &error));
+    cr_assert (run_kernel (s, k, &sampled, &rs, &error));
+    cr_assert (rs.sampled && rs.window < k->iterations);
+    cr_expect (fabs (stats_per_issue (&rs.stats, STALL_SELECTED) - 1.0) < 0.01,
+               "selected %.3f per issue", stats_per_issue (&rs.stats, STALL_SELECTED));
+    guint64 sum = 0;
+    for (int r = 0; r < STALL_N; r++)
+        sum += rs.stats.warp_cycles[r];
+    cr_expect_eq (sum, rs.stats.resident_warp_cycles);
+    for (int r = 0; r < STALL_N; r++) {
+        double e = stats_per_issue (&re.stats, (StallReason) r);
+        double a = stats_per_issue (&rs.stats, (StallReason) r);
+        cr_expect (fabs (a - e) <= 0.02 * MAX (e, 1.0), "%s: sampled %.3f, exact %.3f",
+                   stats_stall_name ((StallReason) r), a, e);
+    }
+    cr_expect (fabs (rs.achieved_occupancy_pct - re.achieved_occupancy_pct) <=
+                   0.02 * re.achieved_occupancy_pct,
+               "achieved occupancy: sampled %.3f %%, exact %.3f %%",
+               rs.achieved_occupancy_pct, re.achieved_occupancy_pct);
+}
+
 /* The compiled-in reference numbers are the CSV's, row for row, source
  * included (src/models/ref/sgemm_published.csv). */
 Test (kern, reference_table_matches_csv)

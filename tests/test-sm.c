@@ -185,7 +185,7 @@ run (const char *gpu, const char *const *sets, Work *work, int threads,
     sm_start (sm, 0);
     evq_run (q);
     cr_assert (sm_done (sm));
-    out->stats = *sm_stats (sm);
+    sm_stats (sm, evq_now (q), &out->stats);
     /* Every run: the reported intervals add up, reason by reason, to
      * what the warps charged (warp.c, an independent sum). */
     for (int k = 0; k < STALL_N && !work->unobserved; k++)

@@ -148,8 +148,11 @@ void
 gpu_stats (const Gpu *g, SimStats *out)
 {
     *out = (SimStats) { 0 };
-    for (int i = 0; i < g->n_sm; i++)
-        stats_add_scaled (out, sm_stats (g->sms[i]), group_weight (g, i));
+    for (int i = 0; i < g->n_sm; i++) {
+        SimStats s;
+        sm_stats (g->sms[i], gpu_cycles (g), &s);
+        stats_add_scaled (out, &s, group_weight (g, i));
+    }
     out->cycles = gpu_cycles (g);
 }
 
@@ -181,6 +184,6 @@ gpu_simulated_instructions (const Gpu *g)
 {
     guint64 n = 0;
     for (int i = 0; i < g->n_sm; i++)
-        n += sm_stats (g->sms[i])->warp_instructions;
+        n += sm_warp_instructions (g->sms[i]);
     return n;
 }

@@ -749,10 +749,19 @@ sm_done (const Sm *sm)
     return sm->no_more_blocks && sm->resident == 0;
 }
 
-const SimStats *
-sm_stats (const Sm *sm)
+void
+sm_stats (const Sm *sm, Cycle now, SimStats *out)
 {
-    return &sm->stats;
+    *out = sm->stats;
+    for (int s = 0; s < sm->n_slots; s++)
+        if (sm->slot_used[s])
+            warp_count_cycles (&sm->warps[s], now, out);
+}
+
+guint64
+sm_warp_instructions (const Sm *sm)
+{
+    return sm->stats.warp_instructions;
 }
 
 guint64

@@ -93,7 +93,13 @@ gboolean sm_launch_block (Sm *sm, Cycle now);
 /* TRUE once every block it took has retired. */
 gboolean sm_done (const Sm *sm);
 
-const SimStats *sm_stats (const Sm *sm);
+/* The counters at 'now': those of the warps that retired, and the
+ * cycles the resident ones have spent so far (a run may be read while
+ * it goes on). */
+void sm_stats (const Sm *sm, Cycle now, SimStats *out);
+
+/* Warp instructions it issued so far. */
+guint64 sm_warp_instructions (const Sm *sm);
 
 /* Blocks it launched, and its mirrors took (all of them together). */
 guint64 sm_blocks_launched (const Sm *sm);

@@ -108,6 +108,17 @@ warp_report (const Warp *w, Cycle at)
 }
 
 void
+warp_count_cycles (const Warp *w, Cycle at, SimStats *stats)
+{
+    for (int r = 0; r < STALL_N; r++) {
+        /* 'since' may be a cycle ahead: a state charged from the next. */
+        guint64 open = r == (int) w->reason && at > w->since ? at - w->since : 0;
+        stats->warp_cycles[r] += w->cycles[r] + open;
+        stats->resident_warp_cycles += w->cycles[r] + open;
+    }
+}
+
+void
 warp_finish (Warp *w, Cycle at, SimStats *stats)
 {
     g_assert (at >= w->since);
@@ -115,9 +126,6 @@ warp_finish (Warp *w, Cycle at, SimStats *stats)
         warp_report (w, at);
     w->cycles[w->reason] += at - w->since;
     w->since = at;
-    for (int r = 0; r < STALL_N; r++) {
-        stats->warp_cycles[r] += w->cycles[r];
-        stats->resident_warp_cycles += w->cycles[r];
-    }
+    warp_count_cycles (w, at, stats);
     stats->warps_done++;
 }

@@ -130,4 +130,8 @@ warp_waiting_reason (const Warp *w)
 /* Close the books at 'at' (retire): add the warp's cycles to 'stats'. */
 void warp_finish (Warp *w, Cycle at, SimStats *stats);
 
+/* Add the cycles the warp has spent up to 'at' to 'stats', the books
+ * left open (a count taken while it runs). */
+void warp_count_cycles (const Warp *w, Cycle at, SimStats *stats);
+
 #endif
