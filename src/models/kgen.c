@@ -9,8 +9,10 @@ KProgram *
 kgen_program_new (const KernInstance *k, KAddrFn address)
 {
     KProgram *p = g_new0 (KProgram, 1);
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         p->seg[s] = g_array_new (FALSE, TRUE, sizeof (KOp));
+        p->lg[s] = g_array_new (FALSE, TRUE, sizeof (guint));
+    }
     p->address = address;
     p->k = k;
     return p;
@@ -21,8 +23,10 @@ kgen_program_free (KProgram *p)
 {
     if (p == NULL)
         return;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         g_array_free (p->seg[s], TRUE);
+        g_array_free (p->lg[s], TRUE);
+    }
     g_free (p);
 }
 
@@ -31,6 +35,10 @@ kgen_add (KProgram *p, int segment, InstrOp op, int dst, int s0, int s1, int s2)
 {
     KOp o = { .op = (guint8) op, .dst = (guint8) dst, .n_dst = 1,
               .src = { (guint8) s0, (guint8) s1, (guint8) s2 } };
+    if (instr_info (op)->pipe == PIPE_LG) {
+        guint at = p->seg[segment]->len;
+        g_array_append_val (p->lg[segment], at);
+    }
     g_array_append_val (p->seg[segment], o);
     return &g_array_index (p->seg[segment], KOp, p->seg[segment]->len - 1);
 }
@@ -81,19 +89,25 @@ typedef struct {
     Instr instr;
 } KStream;
 
+/* Operations of the current segment the stream plays. */
+static guint
+segment_length (const KStream *s)
+{
+    return (s->lg_only ? s->p->lg[s->seg] : s->p->seg[s->seg])->len;
+}
+
 /* Move to the next operation, across segments and iterations; FALSE at
  * the end. */
 static gboolean
 advance (KStream *s)
 {
     for (;;) {
-        GArray *ops = s->p->seg[s->seg];
         if (s->seg == KGEN_BODY && s->iter >= s->iterations) {
             s->seg++;
             s->pc = 0;
             continue;
         }
-        if (s->pc < ops->len)
+        if (s->pc < segment_length (s))
             return TRUE;
         if (s->seg == KGEN_BODY && ++s->iter < s->iterations) {
             s->pc = 0;
@@ -114,9 +128,10 @@ next_op (KStream *s)
     for (;;) {
         if (!advance (s))
             return NULL;
-        const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, s->pc++);
-        if (s->lg_only && instr_info ((InstrOp) o->op)->pipe != PIPE_LG)
-            continue;
+        guint at = s->lg_only ? g_array_index (s->p->lg[s->seg], guint, s->pc)
+                              : s->pc;
+        const KOp *o = &g_array_index (s->p->seg[s->seg], KOp, at);
+        s->pc++;
         if (o->guard == 0 ||
             s->p->guard (s->p, s->warp, s->iter, o))
             return o;

@@ -45,6 +45,9 @@ typedef gboolean (*KGuardFn) (const KProgram *p, int warp, guint64 iter,
 
 struct KProgram {
     GArray *seg[KGEN_N_SEGMENTS];   /* of KOp */
+    /* Of guint: where in seg[] the local/global-queue operations are,
+     * all a mirror's stream plays (kgen_stream_lg_only). */
+    GArray *lg[KGEN_N_SEGMENTS];
     KAddrFn address;
     KGuardFn guard;                 /* NULL when nothing is guarded */
     const KernInstance *k;          /* borrowed: the owner */
