@@ -685,6 +685,25 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     }
 }
 
+/* Achieved occupancy as Nsight Compute counts it: resident warps per
+ * cycle an SM is active, over the warps it can hold.  One one-warp
+ * block: one warp resident in each active cycle of the one SM that has
+ * it, of the 48 a CC 8.6 SM holds (CUDA Programming Guide, Table 21):
+ * 100/48 %, however many SMs stand idle. */
+Test (kern, achieved_occupancy_counts_active_cycles)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "loaduse", 1, NULL);
+    RunOptions exact = { -1, -1, RUN_EXACT, 0 };
+    RunResult r;
+    cr_assert (run_kernel (s, k, &exact, &r, &error));
+    cr_expect_eq (r.stats.active_cycles, r.stats.resident_warp_cycles);
+    cr_expect (fabs (r.achieved_occupancy_pct - 100.0 / 48.0) < 1e-9,
+               "%.6f %%", r.achieved_occupancy_pct);
+}
+
 /* A sampled run's counters past its window come from the first wave's
  * rate, read while that wave runs: the cycles its warps have spent so
  * far must be in it.  One-warp blocks of a load-use loop, 2000

@@ -64,6 +64,7 @@ struct Sm {
     guint64 next_age;
     gboolean no_more_blocks;
     int resident;
+    Cycle active_from;     /* when 'resident' last rose from 0 */
     gboolean started;
     Cycle first_launch;
     SimStats stats;
@@ -503,7 +504,8 @@ retire (Sm *sm, Warp *w, Cycle at)
     if (++b->retired < sm->warps_per_block)
         return;
     b->used = FALSE;
-    sm->resident--;
+    if (--sm->resident == 0)
+        sm->stats.active_cycles += at - sm->active_from;
     sm->stats.blocks_done++;
     sm->stats.cycles = at - sm->first_launch;
     if (sm->work.block_retired != NULL)
@@ -593,7 +595,8 @@ sm_launch_block (Sm *sm, Cycle now)
     b->live = sm->warps_per_block;
     b->retired = 0;
     b->arrived = 0;
-    sm->resident++;
+    if (sm->resident++ == 0)
+        sm->active_from = now;
     for (int k = 0; k < sm->warps_per_block; k++)
         launch_warp (sm, slot, k, now);
     return TRUE;
@@ -753,6 +756,8 @@ void
 sm_stats (const Sm *sm, Cycle now, SimStats *out)
 {
     *out = sm->stats;
+    if (sm->resident > 0 && now > sm->active_from)
+        out->active_cycles += now - sm->active_from;
     for (int s = 0; s < sm->n_slots; s++)
         if (sm->slot_used[s])
             warp_count_cycles (&sm->warps[s], now, out);

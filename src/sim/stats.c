@@ -46,6 +46,7 @@ stats_add_scaled (SimStats *a, const SimStats *b, double times)
     for (int i = 0; i < STALL_N; i++)
         a->warp_cycles[i] += stats_scale (b->warp_cycles[i], times);
     a->resident_warp_cycles += stats_scale (b->resident_warp_cycles, times);
+    a->active_cycles += stats_scale (b->active_cycles, times);
     a->warps_done += stats_scale (b->warps_done, times);
     a->blocks_done += stats_scale (b->blocks_done, times);
 }

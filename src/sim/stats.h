@@ -42,6 +42,8 @@ typedef struct {
     guint64 op_count[INSTR_N_OPS];
     guint64 warp_cycles[STALL_N];      /* resident warp-cycles by state */
     guint64 resident_warp_cycles;      /* their sum */
+    guint64 active_cycles;             /* SM-cycles with a block resident
+                                        * (Nsight Compute's active cycles) */
     guint64 warps_done;
     guint64 blocks_done;
 } SimStats;
