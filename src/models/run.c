@@ -228,13 +228,23 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
     return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
-/* Full waves in the second phase's run (then the partial last wave):
- * the first; the second, whose addition stands for the later ones; and
- * a third, so that the second is not the last: blocks of a wave with
- * none after it finish with the SMs to themselves (kernel 4 on 8 SMs
- * at 512, 2 blocks per SM: 10.8 % short with two). */
+/* Full waves in a sampled run (then the partial last wave): the
+ * first; the second, whose addition stands for the later ones; and,
+ * where an SM holds more than one block, a third, so that the second
+ * is not the last: blocks of a wave with none after it finish with the
+ * SMs to themselves (kernel 4 on 8 SMs at 512, 2 blocks per SM: 10.8 %
+ * short with two).  With one block per SM no block shares its SM with
+ * another wave's, and the third changed kernels 1-3 on 8 SMs at 256
+ * and 512 by 0.13 % of the exact cycles at most (and at 4096 by 0.02
+ * %), for a third more of the run. */
 #define RUN_FULL_WAVES 3
 #define RUN_WAVES (RUN_FULL_WAVES + 1)
+
+static guint64
+full_waves_to_run (const OccResult *occ)
+{
+    return occ->blocks_per_sm > 1 ? RUN_FULL_WAVES : RUN_FULL_WAVES - 1;
+}
 
 /* What the second wave added: on each SM simulated in full, the time
  * from its first wave's last block retiring to its second's (blocks of
@@ -253,7 +263,7 @@ second_wave_added (const Window *win, int detailed)
     return n > 0 ? sum / n : 0;
 }
 
-/* A sampled run: the launch's first RUN_FULL_WAVES waves and its
+/* A sampled run: the launch's first full_waves_to_run () waves and its
  * partial last wave (all of it, if it has no more), each block's loop
  * cut to a window 'w', simulated to the end.
  *
@@ -294,8 +304,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
     guint64 first = MIN (r->blocks, per_wave);
-    guint64 run_blocks = full > RUN_FULL_WAVES
-                             ? RUN_FULL_WAVES * per_wave + tail : r->blocks;
+    guint64 run_full = full_waves_to_run (&r->occ);
+    guint64 run_blocks = full > run_full ? run_full * per_wave + tail
+                                         : r->blocks;
     int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
     int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * 2 * per_sm));
@@ -349,8 +360,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                                     (double) (b - a) / (double) done;
         total += longer[j];
     }
-    if (full > RUN_FULL_WAVES)
-        total += (double) (full - RUN_FULL_WAVES) *
+    if (full > run_full)
+        total += (double) (full - run_full) *
                  (second_wave_added (&win, d) + longer[1]);
 
     Sample run, all;
