@@ -151,7 +151,7 @@ static void
 first_wave_mark (void *ctx, guint64 i, Cycle at)
 {
     FirstWave *f = ctx;
-    if ((i & (i - 1)) != 0 || i >= f->window || f->settled)
+    if ((i & (i - 1)) != 0 || i >= f->window)
         return;
     f->iteration[0] = f->iteration[1];
     f->at[0] = f->at[1];
@@ -276,10 +276,11 @@ second_wave_added (const Window *win, int detailed)
  *    the iterations where it settled; else it goes on as it is.  Until
  *    the first wave's first block retires the run is the first wave
  *    alone, so the marks are the same as in a run of that wave only.
- *    A wave's cost per iteration climbs for a while as its blocks
- *    drift out of their lockstep start and the L2 fills; the marks see
- *    that in one run, where windows of 2, 4, 8 ... iterations each
- *    simulated from the start cost twice as much.
+ *    A wave's cost per iteration can climb for its first dozen
+ *    iterations as its blocks drift out of their lockstep start and
+ *    the L2 fills (SETTLED_FROM); the marks see that in one run,
+ *    where windows of 2, 4, 8 ... iterations each simulated from the
+ *    start cost twice as much.
  * 2. The extrapolation.  Each wave's iterations past 'w' lengthen the
  *    run by the time the SMs took for that much of its work between a
  *    quarter and half of its window (sharing them with any other wave
@@ -319,10 +320,10 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     g_autoptr (Probe) probe = NULL;
     g_autoptr (Gpu) gpu = NULL;
 
-    /* The run at the largest window watches its first wave (phase 1);
+    /* The first pass, at the largest window, watches its first wave;
      * if that settles early, the run starts again at twice the
-     * iterations where it did (phase 2). */
-    for (;;) {
+     * iterations where it did, unwatched (1. above). */
+    for (gboolean first_pass = TRUE;; first_pass = FALSE) {
         g_clear_pointer (&gpu, gpu_free);
         g_clear_pointer (&probe, probe_free);
         memset (n_retired, 0, sizeof *n_retired * (gsize) d);
@@ -330,11 +331,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         win.probe = probe = probe_new (per_wave, waves, w);
         gpu = gpu_for (spec, &r->occ, run_blocks, d, &win);
         probe_set_gpu (probe, gpu);
-        if (f.n == 0) {
+        if (first_pass) {
             f.gpu = gpu;
             probe_on_first_wave (probe, first_wave_mark, &f);
         }
         gpu_run (gpu);
+        f.gpu = NULL;
         count_cost (gpu, &cost);
         if (!f.settled || 2 * f.iteration[1] >= w)
             break;
