@@ -25,8 +25,11 @@ struct Cache {
     guint64 *sets;
     guint64 n_sets;
     int assoc;
+    int assoc_shift;    /* log2 (assoc), or -1: a way's set without a
+                         * 64-bit division where it can */
     guint64 clock;      /* touches so far: the LRU order */
     gboolean hashed;
+    guint64 set_magic;  /* for set_of's remainder by n_sets (0: none) */
     /* The last line found, to skip the scan when the same line comes
      * again (a warp's sectors of one line arrive one after another). */
     guint64 hit_line;
@@ -47,7 +50,11 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     g_assert (line_bytes > 0 && sector_bytes > 0 && assoc > 0);
     g_assert (line_bytes / sector_bytes <= 32);
     c->assoc = assoc;
+    c->assoc_shift = (assoc & (assoc - 1)) == 0
+                         ? g_bit_nth_lsf ((gulong) assoc, -1) : -1;
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
+    if (c->n_sets > 0 && c->n_sets <= G_MAXUINT32)
+        c->set_magic = G_MAXUINT64 / c->n_sets + 1;
     guint64 n_ways = MAX (c->n_sets, 1) * (guint64) assoc;
     c->sets = g_new0 (guint64, SET_WORDS * n_ways);
     for (guint64 s = 0; s < MAX (c->n_sets, 1); s++)
@@ -66,6 +73,20 @@ cache_free (Cache *c)
     g_free (c);
 }
 
+/* h % n_sets for a 32-bit h, without a division (Lemire, Kaser and
+ * Kurz, "Faster remainder by direct computation", 2019: exact for
+ * 32-bit numerators and divisors). */
+static guint64
+remainder32 (const Cache *c, guint64 h)
+{
+#ifdef __SIZEOF_INT128__
+    guint64 low = c->set_magic * h;
+    return (guint64) (((unsigned __int128) low * c->n_sets) >> 64);
+#else
+    return h % c->n_sets;
+#endif
+}
+
 /* The set of 'line'.  The L2 hashes addresses over its slices and sets
  * (the function is not published); with a plain modulo the power-of-two
  * strides of matrix rows would pile onto a few sets.  smsim mixes the
@@ -77,7 +98,8 @@ set_of (const Cache *c, guint64 line)
     guint64 h = c->hashed
                     ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
                     : line;
-    return h % c->n_sets;
+    return h <= G_MAXUINT32 && c->set_magic != 0 ? remainder32 (c, h)
+                                                  : h % c->n_sets;
 }
 
 static guint64 *
@@ -128,8 +150,9 @@ find (Cache *c, guint64 line, gint64 *victim)
 static guint64 *
 tag_at (const Cache *c, gint64 i)
 {
-    guint64 set = (guint64) i / (guint64) c->assoc;
-    return &tags_of (c, set)[(guint64) i % (guint64) c->assoc];
+    guint64 set = c->assoc_shift >= 0 ? (guint64) i >> c->assoc_shift
+                                      : (guint64) i / (guint64) c->assoc;
+    return &tags_of (c, set)[(guint64) i - set * (guint64) c->assoc];
 }
 
 /* Word 'what' of way 'i'. */

@@ -19,6 +19,10 @@
 
 typedef struct {
     Warp **warps;          /* resident, oldest first */
+    /* Beside each: whether it is not blocked (blocked == STALL_N), so
+     * the scan skips the blocked ones without reading their Warp --
+     * most of a memory-bound sub-partition's.  sp_open keeps it. */
+    guint8 *open;
     int n;
     Cycle tick_at;         /* the pending tick; CYCLE_NEVER: asleep */
     PipeSet pipes;
@@ -58,6 +62,7 @@ struct Sm {
     LsuQueue *mio;
     MemSys *mem;
     InstrStream **mirror;  /* by warp slot x mirror; NULL: none */
+    int *pos;              /* by warp slot: its index in its Sp's warps */
     guint64 blocks_launched;
     guint64 mirror_blocks;
     Cycle tick_at;         /* the SM's pending tick event */
@@ -117,6 +122,13 @@ sp_wake (Sm *sm, int i, Cycle at)
         return;
     sp->tick_at = at;
     sm_wake (sm, at);
+}
+
+/* 'w's blocked may have changed: its sub-partition's scan learns it. */
+static inline void
+sp_open (Sm *sm, const Warp *w)
+{
+    sm->sp[w->sp].open[sm->pos[w->slot]] = w->blocked == STALL_N;
 }
 
 static void
@@ -200,9 +212,9 @@ scan (Sm *sm, Sp *sp, Cycle now, Warp **eligible, Cycle *wake)
 {
     int n = 0;
     for (int i = 0; i < sp->n; i++) {
-        Warp *w = sp->warps[i];
-        if (w->blocked != STALL_N)
+        if (!sp->open[i])
             continue;
+        Warp *w = sp->warps[i];
         if (w->ready_at > now) {
             *wake = MIN (*wake, earliest (sm, sp, w, now));
             continue;
@@ -260,16 +272,17 @@ sm_tick (void *ctx, guint64 unused, Cycle now)
         return;  /* superseded by an earlier wake-up */
     sm->tick_at = CYCLE_NEVER;
     /* The sub-partitions share the memory queues: who goes first turns
-     * round each cycle, so none is always served last. */
-    int first = (int) (now % (Cycle) sm->n_sp);
-    for (int k = 0; k < sm->n_sp; k++) {
-        int i = (first + k) % sm->n_sp;
+     * round each cycle, so none is always served last (without a
+     * division per sub-partition: they were 10 % of this function). */
+    int n = sm->n_sp;
+    int i = (n & (n - 1)) == 0 ? (int) (now & (Cycle) (n - 1))
+                               : (int) (now % (Cycle) n);
+    for (int k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0)
         if (sm->sp[i].tick_at == now)
             sp_tick (sm, i, now);
-    }
     Cycle next = CYCLE_NEVER;
-    for (int i = 0; i < sm->n_sp; i++)
-        next = MIN (next, sm->sp[i].tick_at);
+    for (int k = 0; k < n; k++)
+        next = MIN (next, sm->sp[k].tick_at);
     sm_wake (sm, next);
 }
 
@@ -392,6 +405,7 @@ issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
     }
     warp_fetch (w);
     warp_evaluate (w);
+    sp_open (sm, w);
     if (op == INSTR_BAR)
         barrier_arrive (sm, w, now);
     warp_charge (w, warp_waiting_reason (w), now + 1);
@@ -430,6 +444,7 @@ mem_done (void *ctx, guint64 cookie, Cycle now)
         w->blocked != STALL_SHORT_SCOREBOARD)
         return;
     warp_evaluate (w);
+    sp_open (sm, w);
     warp_charge (w, warp_waiting_reason (w), now);
     if (w->blocked == STALL_N)
         sp_wake (sm, w->sp, MAX (now, w->ready_at));
@@ -448,6 +463,7 @@ barrier_release (Sm *sm, Block *b, Cycle at)
         if (w->exited || w->blocked != STALL_BARRIER)
             continue;
         warp_evaluate (w);
+        sp_open (sm, w);
         w->ready_at = MAX (w->ready_at, at);
         warp_charge (w, warp_waiting_reason (w), at);
         if (w->blocked == STALL_N)
@@ -460,6 +476,7 @@ barrier_arrive (Sm *sm, Warp *w, Cycle now)
 {
     Block *b = &sm->blocks[w->block];
     w->blocked = STALL_BARRIER;
+    sp_open (sm, w);
     if (++b->arrived == b->live)
         barrier_release (sm, b, now + 1);
 }
@@ -470,16 +487,17 @@ barrier_arrive (Sm *sm, Warp *w, Cycle now)
 static void dispatch (void *ctx, guint64 arg, Cycle now);
 
 static void
-sp_remove (Sp *sp, Warp *w)
+sp_remove (Sm *sm, Warp *w)
 {
-    for (int i = 0; i < sp->n; i++)
-        if (sp->warps[i] == w) {
-            memmove (&sp->warps[i], &sp->warps[i + 1],
-                     (gsize) (sp->n - i - 1) * sizeof *sp->warps);
-            sp->n--;
-            return;
-        }
-    g_assert_not_reached ();
+    Sp *sp = &sm->sp[w->sp];
+    int i = sm->pos[w->slot];
+    g_assert (i < sp->n && sp->warps[i] == w);
+    for (int k = i + 1; k < sp->n; k++) {
+        sp->warps[k - 1] = sp->warps[k];
+        sp->open[k - 1] = sp->open[k];
+        sm->pos[sp->warps[k - 1]->slot] = k - 1;
+    }
+    sp->n--;
 }
 
 static void
@@ -497,7 +515,7 @@ retire (Sm *sm, Warp *w, Cycle at)
     warp_finish (w, at, &sm->stats);
     if (sm->warp_hook != NULL)
         sm->warp_hook (sm->warp_hook_ctx, sm->id, w->slot, b->id, TRUE, at);
-    sp_remove (&sm->sp[w->sp], w);
+    sp_remove (sm, w);
     warp_clear (w);
     close_mirrors (sm, w->slot);
     sm->slot_used[w->slot] = FALSE;
@@ -524,6 +542,7 @@ warp_exit (Sm *sm, Warp *w, Cycle now)
         barrier_release (sm, b, now + 1);
     if (w->mem_pending > 0) {
         w->blocked = STALL_DRAIN;
+        sp_open (sm, w);
         warp_charge (w, STALL_DRAIN, now + 1);
         return;
     }
@@ -559,7 +578,9 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
             sm->mirror[slot * sm->work.n_mirrors + m] =
                 sm->work.open_mirror (sm->work.ctx, b->mirror_id[m], k);
     Sp *sp = &sm->sp[w->sp];
+    sm->pos[slot] = sp->n;
     sp->warps[sp->n++] = w;
+    sp_open (sm, w);
     if (sm->warp_hook != NULL)
         sm->warp_hook (sm->warp_hook_ctx, sm->id, slot, b->id, FALSE, now);
     sp_wake (sm, w->sp, now);
@@ -658,6 +679,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->warps = g_new0 (Warp, sm->n_slots);
     sm->cold = g_new0 (WarpCold, sm->n_slots);
     sm->slot_used = g_new0 (gboolean, sm->n_slots);
+    sm->pos = g_new0 (int, sm->n_slots);
     sm->blocks = g_new0 (Block, work->max_blocks);
     for (int i = 0; i < work->max_blocks; i++) {
         sm->blocks[i].slots = g_new0 (int, sm->warps_per_block);
@@ -672,6 +694,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->tick_at = CYCLE_NEVER;
     for (int i = 0; i < sm->n_sp; i++) {
         sm->sp[i].warps = g_new0 (Warp *, sm->n_slots);
+        sm->sp[i].open = g_new0 (guint8, sm->n_slots);
         sm->sp[i].tick_at = CYCLE_NEVER;
         pipe_init (&sm->sp[i].pipes, spec);
         regfile_cache_init (&sm->sp[i].rf);
@@ -700,12 +723,15 @@ sm_free (Sm *sm)
         g_free (sm->blocks[i].mirror_id);
     }
     g_free (sm->mirror);
-    for (int i = 0; i < sm->n_sp; i++)
+    for (int i = 0; i < sm->n_sp; i++) {
         g_free (sm->sp[i].warps);
+        g_free (sm->sp[i].open);
+    }
     lsu_free (sm->lg);
     lsu_free (sm->mio);
     g_free (sm->blocks);
     g_free (sm->slot_used);
+    g_free (sm->pos);
     g_free (sm->warps);
     g_free (sm->cold);
     g_free (sm);

@@ -1,0 +1,101 @@
+/*
+ * test-cache.c -- the sectored, set-associative LRU tags (cache.h).
+ *
+ * Geometry by hand: a cache of B bytes with L-byte lines and A ways has
+ * B / (L x A) sets, and an unhashed one puts line n in set n mod sets.
+ * LRU: of a full set, the way touched longest ago (a lookup that hits
+ * or a fill touches) is the one a fill takes.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+
+#include "sim/cache.h"
+
+/* Fill all four sectors of 'line', clean, ready at 'ready'; returns the
+ * dirty sectors it evicted. */
+static guint32
+fill (Cache *c, guint64 line, guint64 ready, guint64 *evicted)
+{
+    guint32 dirty = 0;
+    cache_fill (c, line, 0xf, ready, FALSE, evicted, &dirty);
+    return dirty;
+}
+
+static gboolean
+present (Cache *c, guint64 line)
+{
+    guint64 ready;
+    return cache_lookup (c, line, 0xf, &ready) == 0xf;
+}
+
+/* 2 sets x 2 ways of 128 B: lines 0, 2, 4 share set 0. */
+Test (cache, lru_takes_the_way_touched_longest_ago)
+{
+    g_autoptr (Cache) c = cache_new (512, 128, 32, 2, FALSE);
+    guint64 ev;
+    fill (c, 0, 0, &ev);
+    fill (c, 2, 0, &ev);
+    cr_assert (present (c, 0));    /* 0 is now the more recent */
+    fill (c, 4, 0, &ev);           /* takes 2's way */
+    cr_expect (!present (c, 2));
+    cr_expect (present (c, 0));
+    cr_expect (present (c, 4));
+    fill (c, 1, 0, &ev);           /* set 1: leaves set 0 alone */
+    cr_expect (present (c, 0) && present (c, 4) && present (c, 1));
+}
+
+/* 3 sets x 3 ways (neither a power of two): line n in set n mod 3,
+ * for lines past 32 bits as well.  2^32 - 1 = 3 x 1431655765 and
+ * 2^33 + 1 = 3 x 2863311531: both in set 0, with 0, 3 and 6. */
+Test (cache, sets_are_the_line_modulo_the_set_count)
+{
+    g_autoptr (Cache) c = cache_new (3 * 3 * 128, 128, 32, 3, FALSE);
+    guint64 ev, big32 = G_MAXUINT32, big33 = (G_GUINT64_CONSTANT (1) << 33) + 1;
+    fill (c, 0, 0, &ev);
+    fill (c, 3, 0, &ev);
+    fill (c, 6, 0, &ev);
+    fill (c, 1, 0, &ev);
+    fill (c, 5, 0, &ev);
+    fill (c, big32, 0, &ev);       /* evicts 0, the oldest of set 0 */
+    cr_expect (!present (c, 0));
+    cr_expect (present (c, 3) && present (c, 6) && present (c, big32));
+    fill (c, big33, 0, &ev);       /* 3 is now the oldest (lookups
+                                    * above touched 3, 6, big32) */
+    cr_expect (!present (c, 3));
+    cr_expect (present (c, 1) && present (c, 5), "sets 1 and 2 untouched");
+    /* 2^32 = 3 x 1431655765 + 1: set 1, which holds 1 alone so far. */
+    fill (c, big32 + 1, 0, &ev);
+    cr_expect (present (c, 1) && present (c, big32 + 1) && present (c, big33));
+}
+
+/* Sectors: a fill brings only those asked for; a dirty line's eviction
+ * hands back its dirty sectors and address; a hit waits for a fill
+ * still on its way. */
+Test (cache, sectors_dirt_and_fill_times)
+{
+    g_autoptr (Cache) c = cache_new (128, 128, 32, 1, FALSE);  /* 1 line */
+    guint64 ready, ev = 0;
+    guint32 dirty = 0;
+    cache_fill (c, 7, 0x3, 100, FALSE, &ev, &dirty);
+    cr_expect_eq (cache_lookup (c, 7, 0xf, &ready), 0x3);
+    cr_expect_eq (ready, 100);
+    cache_fill (c, 7, 0x4, 250, TRUE, &ev, &dirty);    /* sector 2, dirty */
+    cr_expect_eq (cache_lookup (c, 7, 0xf, &ready), 0x7);
+    cr_expect_eq (ready, 250, "the later fill's time");
+    cache_fill (c, 9, 0x1, 300, FALSE, &ev, &dirty);   /* evicts 7 */
+    cr_expect_eq (dirty, 0x4);
+    cr_expect_eq (ev, 7);
+    cr_expect_eq (cache_lookup (c, 7, 0xf, &ready), 0);
+    cache_invalidate (c, 9);
+    cr_expect_eq (cache_lookup (c, 9, 0xf, &ready), 0);
+}
+
+/* No capacity: every lookup misses and fills are dropped. */
+Test (cache, zero_bytes_always_misses)
+{
+    g_autoptr (Cache) c = cache_new (0, 128, 32, 4, FALSE);
+    guint64 ev;
+    fill (c, 1, 0, &ev);
+    cr_expect (!present (c, 1));
+}
