@@ -10,9 +10,16 @@
  *            500-cycle memory (latency bound, many warps waiting).
  * Both run full blocks of the a6000 preset on 8 SMs sharing one event
  * queue, so the queue holds what a GPU's would.
+ *   L1, L2, DRAM: the `loaduse` kernel model (each warp loops { LDG;
+ *            FFMA using it }) through the whole memory hierarchy
+ *            (coalescer, L1, L2, DRAM) on the a6000 preset cut to the
+ *            same 8 SMs and 48 warps each, its loads over a footprint
+ *            that lives in L1, in L2, or in neither: the memory-bound
+ *            streams issue 4 compares with `compute` (within a factor
+ *            of two);
  *   stream:  the `stream` kernel model (a copy) through the whole memory
- *            hierarchy (coalescer, L1, L2, DRAM) on all 108 SMs of the
- *            a100 preset: DRAM bound.
+ *            hierarchy on all 108 SMs of the a100 preset: DRAM bound,
+ *            and a block launch for every 48 instructions.
  */
 #include "config.h"
 
@@ -88,7 +95,9 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
     evq_run (q);
     double dt = now_seconds () - t0;
     for (int i = 0; i < N_SM; i++) {
-        stats_add (&total, sm_stats (sms[i]));
+        SimStats s;
+        sm_stats (sms[i], evq_now (q), &s);
+        stats_add (&total, &s);
         sm_free (sms[i]);
     }
     printf ("%-8s %10" G_GUINT64_FORMAT " warp instructions in %.3f s: "
@@ -98,6 +107,37 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
             total.warp_instructions / dt / 1e6, evq_processed (q),
             (double) evq_processed (q) / (double) total.warp_instructions,
             (double) total.warp_instructions / (double) total.cycles / N_SM);
+}
+
+/* The `loaduse` kernel model over 'footprint' bytes, exactly, on the
+ * a6000 cut to N_SM SMs: 48 one-warp blocks each (all it holds). */
+static void
+measure_hier (const char *name, gint64 footprint)
+{
+    g_autoptr (GError) error = NULL;
+    g_autofree char *sms = g_strdup_printf ("device.sm_count=%d", N_SM);
+    const char *sets[] = { sms, NULL };
+    g_autoptr (Preset) preset = preset_load ("a6000", NULL, sets, &error);
+    g_autofree char *fp = g_strdup_printf ("FOOTPRINT=%" G_GINT64_FORMAT,
+                                           footprint);
+    const char *params[] = { "ITERS=4000", fp, NULL };
+    g_autoptr (KernInstance) k = NULL;
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    RunResult r;
+    if (preset != NULL)
+        k = kern_instance_new (kern_find ("loaduse"), preset_spec (preset),
+                               48 * N_SM, params, &error);
+    double t0 = now_seconds ();
+    if (k == NULL || !run_kernel (preset_spec (preset), k, &o, &r, &error)) {
+        fprintf (stderr, "sim-rate: %s\n", error->message);
+        return;
+    }
+    double dt = now_seconds () - t0;
+    printf ("%-8s %10" G_GUINT64_FORMAT " warp instructions in %.3f s: "
+            "%.1f million/s (%" G_GUINT64_FORMAT " events; L1 hits %.0f %%, "
+            "L2 hits %.0f %%)\n", name, r.stats.warp_instructions, dt,
+            r.stats.warp_instructions / dt / 1e6, r.events,
+            100 * r.l1_hit_rate, 100 * r.l2_hit_rate);
 }
 
 /* The `stream` kernel model (a copy, one float per thread) through the
@@ -110,7 +150,7 @@ measure_stream (void)
     const GpuSpec *spec = preset_spec (preset);
     g_autoptr (KernInstance) k = kern_instance_new (kern_find ("stream"), spec,
                                                     16 << 20, NULL, &error);
-    RunOptions o = { -1, -1, RUN_EXACT };
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
     RunResult r;
     double t0 = now_seconds ();
     if (k == NULL || !run_kernel (spec, k, &o, &r, &error)) {
@@ -165,7 +205,13 @@ main (int argc, char **argv)
     memory.prog[1].src[1] = 4;
     memory.prog[1].src[2] = 5;
     measure ("memory", spec, &memory, 256, 500);
-    if (only == NULL)
-        measure_stream ();
+    if (only != NULL)
+        return 0;
+    /* 16 KB: every warp's line stays in L1; 1 MB: past L1 (the a6000's
+     * is at most 128 KB), within its 6 MB L2; 256 MB: neither. */
+    measure_hier ("L1", 16 << 10);
+    measure_hier ("L2", 1 << 20);
+    measure_hier ("DRAM", 256 << 20);
+    measure_stream ();
     return 0;
 }
