@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #include "models/fig.h"
@@ -44,11 +46,14 @@ static void
 validation_row (FigData *d, const FigValidRow *v)
 {
     g_string_append_printf (d->csv, "%s,%d,", v->gpu, v->kernel);
+    /* The bar's label, to the whole percent: 0, not -0, for a miss
+     * under half a percent either way. */
+    double label = round (v->error_pct);
     if (v->modeled)
         g_string_append_printf (d->csv, "%.1f,%.1f,%.2f,%.1f,%+.0f%%\n",
                                 v->simulated_gflops, v->reference_gflops,
                                 v->error_pct, cublas_of (v->gpu),
-                                v->error_pct);
+                                label == 0 ? 0.0 : label);
     else
         g_string_append_printf (d->csv, ",%.1f,,%.1f,no model\n",
                                 v->reference_gflops, cublas_of (v->gpu));
