@@ -110,14 +110,16 @@ G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
 #define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
 /* The largest window.  Measured against sampled runs with the whole
- * loop (512 iterations) on the A6000 at 4096, in cycles: a window of
- * 32 is off by up to 26 % (kernel 7, +26 %; kernel 2, -15 %), 64 by up
- * to 12 % (kernel 7), 128 by up to 6.6 % (kernel 7; kernels 9 and 2,
- * +5.9 and -5.6 %).  The first wave's cost per iteration is flat past
- * 16 iterations in all of them; what a short window gets wrong is the
- * second wave's addition, where blocks retiring and starting fall in
- * the stretch it is measured over. */
-#define MAX_WINDOW 128
+ * loop (up to 512 iterations) on the A6000 at 4096, in cycles, with
+ * the later waves extrapolated as run_sampled () says: a window of 64
+ * is off by up to 3.8 % where an SM holds more than one block (kernel
+ * 8, -3.8 %; kernel 6, -3.0 %), 32 by up to 6.6 % (kernel 4); where it
+ * holds one, kernel 2 by -7.3 % (-5.7 % at 128) and the others by 0.6
+ * % or less.  (With the second wave's addition standing for the later
+ * waves whatever the blocks per SM, 64 was off by up to 12 % and 128 by
+ * up to 6.6 %, kernel 7 both times.)  The first wave's cost per
+ * iteration is flat past 16 iterations in all of them. */
+#define MAX_WINDOW 64
 
 /* Settled: the cost of one more iteration agreed within 1 % this many
  * times running.  Once is not enough: kernel 2 at 512 on the A6000
@@ -246,6 +248,18 @@ full_waves_to_run (const OccResult *occ)
     return occ->blocks_per_sm > 1 ? RUN_FULL_WAVES : RUN_FULL_WAVES - 1;
 }
 
+/* Cycles per iteration of one warp on the SMs simulated in full (all of
+ * them together), between iterations 'lo' and 'hi' of the first wave:
+ * the rate the SMs did iterations at, whichever wave's. */
+static double
+first_wave_cost (const Probe *probe, guint64 lo, guint64 hi)
+{
+    Cycle a = probe_entered (probe, 0, lo), b = probe_entered (probe, 0, hi);
+    guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
+                       ? 0 : probe_entries_between (probe, a, b);
+    return done == 0 ? 0 : (double) (b - a) / (double) done;
+}
+
 /* What the second wave added: on each SM simulated in full, the time
  * from its first wave's last block retiring to its second's (blocks of
  * two waves share an SM that holds more than one), on average. */
@@ -284,16 +298,31 @@ second_wave_added (const Window *win, int detailed)
  * 2. The extrapolation.  Each wave's iterations past 'w' lengthen the
  *    run by the time the SMs took for that much of its work between a
  *    quarter and half of its window (sharing them with any other wave
- *    then resident).  Each full wave past those adds what the second
- *    added on the SMs simulated in full -- from their first wave's
- *    last block retiring to their second's, which holds when an SM
- *    runs blocks of two waves at once and when a block's warps drift
- *    apart -- and its iterations as the second's did.  Later waves
- *    start out of step, as blocks retire one by one: windows of 8
- *    iterations for them made kernel 2 at 1024 on the A6000, 13 waves,
- *    12 % long; some kernels alternate from wave to wave (kernel 3 on
- *    8 SMs at 512: 46.0, 45.9, then 41.0 and 45.8 thousand cycles in
- *    turn), which a second wave cannot tell.
+ *    then resident).  The full waves past the run's are where an SM's
+ *    blocks per wave part the cases:
+ *    - One: a wave's blocks start one by one as the last wave's retire,
+ *      so each full wave past the run's adds what the second added on
+ *      the SMs simulated in full -- from their first wave's last block
+ *      retiring to their second's -- and its iterations as the
+ *      second's did.  The first wave's rate would not do: its blocks
+ *      start together, and their lockstep made kernels 2 and 3 on the
+ *      A6000 at 1024 come out 12 % long with it.  Some kernels
+ *      alternate from wave to wave (kernel 3 on 8 SMs at 512: 46.0,
+ *      45.9, then 41.0 and 45.8 thousand cycles in turn), which a
+ *      second wave cannot tell.
+ *    - More: blocks of two waves share an SM, the older one ahead
+ *      under an oldest-first scheduler (kernel 7 at 4096, whole loop:
+ *      one block of a pair retires at 1.42 and the other at 2.69
+ *      million cycles), so the time between two waves' last
+ *      retirements is not a wave's cost: with it, kernels 4-10 on 8
+ *      SMs at 2048 (13 to 61 waves) came out -7.7 to +6.4 % of exact
+ *      with the whole loop, and up to +12 % with windows of 32.  What
+ *      holds is the SMs' throughput: every full wave does its
+ *      iterations at the rate the SMs did iterations in the first
+ *      wave, those the run cut and those of the waves past it: -1.7
+ *      to -0.1 % of exact with the whole loop, -1.9 to +3.2 % with
+ *      windows of 32.  A wave's blocks' fixed costs (prologue,
+ *      epilogue, launch) are in the run's waves only.
  * Counters go the same way: the run's, times all blocks over its
  * blocks, plus each block's iterations past 'w' at the first wave's
  * rate per block and iteration. */
@@ -353,18 +382,23 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w), total = (double) gpu_cycles (gpu);
     double longer[RUN_WAVES];
+    gboolean by_rate = per_sm > 1;
+    double first_cost = first_wave_cost (probe, lo, hi);
+    int full_run = (int) MIN (full, run_full);
     for (int j = 0; j < waves; j++) {
         Cycle a = probe_entered (probe, j, lo), b = probe_entered (probe, j, hi);
         guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
                            ? 0 : probe_entries_between (probe, a, b);
-        longer[j] = done == 0 ? 0
-                              : more * probe_warps (probe, j) *
-                                    (double) (b - a) / (double) done;
+        double per_iteration = by_rate && j < full_run ? first_cost
+                               : done == 0 ? 0 : (double) (b - a) / (double) done;
+        longer[j] = more * probe_warps (probe, j) * per_iteration;
         total += longer[j];
     }
     if (full > run_full)
         total += (double) (full - run_full) *
-                 (second_wave_added (&win, d) + longer[1]);
+                 (by_rate ? (double) probe_warps (probe, 0) * (double) iters *
+                                first_cost
+                          : second_wave_added (&win, d) + longer[1]);
 
     Sample run, all;
     take_sample (gpu, &run);
