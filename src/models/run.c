@@ -230,22 +230,23 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
     return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
-/* Full waves in a sampled run (then the partial last wave): the
- * first; the second, whose addition stands for the later ones; and,
- * where an SM holds more than one block, a third, so that the second
- * is not the last: blocks of a wave with none after it finish with the
- * SMs to themselves (kernel 4 on 8 SMs at 512, 2 blocks per SM: 10.8 %
- * short with two).  With one block per SM no block shares its SM with
- * another wave's, and the third changed kernels 1-3 on 8 SMs at 256
- * and 512 by 0.13 % of the exact cycles at most (and at 4096 by 0.02
- * %), for a third more of the run. */
-#define RUN_FULL_WAVES 3
+/* Full waves in a sampled run (then the partial last wave).  With one
+ * block per SM, two: the first, and the second, whose addition stands
+ * for the later ones (2. at run_sampled).  (A third changed kernels 1-3
+ * on 8 SMs at 256 and 512 by 0.13 % of the exact cycles at most, and
+ * at 4096 by 0.02 %, for a third more of the run.)  With more, the
+ * first alone: every full wave's iterations go at its SMs' rate, and
+ * simulating a second and a third as well moved kernels 4-10 at 4096
+ * by 1.4 % at most on the A6000 and the A100, and their errors against
+ * exact runs (8 SMs at 512 to 2048, 2 and 4 SMs at 1024, the A100 at
+ * 1024) by 1.6 points at most, for 2 to 2.5 times the time. */
+#define RUN_FULL_WAVES 2
 #define RUN_WAVES (RUN_FULL_WAVES + 1)
 
 static guint64
 full_waves_to_run (const OccResult *occ)
 {
-    return occ->blocks_per_sm > 1 ? RUN_FULL_WAVES : RUN_FULL_WAVES - 1;
+    return occ->blocks_per_sm > 1 ? 1 : RUN_FULL_WAVES;
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
