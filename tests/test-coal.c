@@ -393,6 +393,13 @@ Test (coal, matches_brute_force)
             in.addr_stride = g_rand_int_range (rng, -20, 21);
         }
         const int *geo = geometry[g_rand_int_range (rng, 0, 5)];
+        /* A quarter of the stride ones: whole lines (a row per lane),
+         * or whole lines and a little, either way. */
+        if (t % 4 == 2) {
+            in.addr_stride = (gint64) geo[0] * g_rand_int_range (rng, -3, 40);
+            if (g_rand_boolean (rng))
+                in.addr_stride += g_rand_int_range (rng, -4, 5);
+        }
         const int per_line = geo[0] / geo[1];
         coal_access (&in, geo[0], geo[1], &r);
         int n = brute_sectors (&in, geo[1], want);

@@ -331,7 +331,7 @@ k11_global (K11Block *r, const Instr *in, int warp)
 {
     int half = warp / 4;
     for (int lane = 0; lane < 32; lane++) {
-        guint64 addr = in->addr[lane];
+        guint64 addr = instr_lane_addr (in, lane);
         gboolean is_a = addr < r->b_base;
         guint64 elem = (addr - (is_a ? r->a_base : r->b_base)) / 4;
         guint64 row = elem / 256, col = elem % 256;
@@ -378,9 +378,9 @@ Test (kern, sgemm11_block_accesses)
         while ((in = instr_stream_next (s)) != NULL && n < 5)
             if (in->op == INSTR_LDG) {
                 if (n == 0)
-                    r.a_base = in->addr[0];
+                    r.a_base = instr_lane_addr (in, 0);
                 if (n == 4)   /* 4 A loads (128 x 16 / 128 threads / 4), then B */
-                    r.b_base = in->addr[0];
+                    r.b_base = instr_lane_addr (in, 0);
                 n++;
             }
     }
@@ -403,12 +403,12 @@ Test (kern, sgemm11_block_accesses)
                 k11_global (&r, in, w);
             else if (in->op == INSTR_STS)
                 for (int lane = 0; lane < 32; lane++)
-                    r.stage_ok &= k11_stage (in->addr[lane]) == w / 4;
+                    r.stage_ok &= k11_stage (instr_lane_addr (in, lane)) == w / 4;
             else if (in->op == INSTR_LDS) {
                 /* Stage 0's 96 reads, then stage 1's. */
                 int stage = lds_in_iter++ < 96 ? 0 : 1;
                 for (int lane = 0; lane < 32; lane++)
-                    r.stage_ok &= k11_stage (in->addr[lane]) == stage;
+                    r.stage_ok &= k11_stage (instr_lane_addr (in, lane)) == stage;
                 r.lds_stage[stage]++;
             }
         }
@@ -443,20 +443,20 @@ Test (kern, sgemm11_lane_addresses)
         g_autoptr (InstrStream) s = kern_open_warp (k, 0, 0);
         while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_LDG)
             ;
-        a_base = in->addr[0];     /* A[0][0], as above */
+        a_base = instr_lane_addr (in, 0);     /* A[0][0], as above */
     }
     /* Warp 5 (half 1) lane 3: thread 163, lt = 35, aRow = 35 / (16/4) =
      * 8, aCol4 = 3; its first load is slice 1's A: A[128 + 8][16 + 12]. */
     g_autoptr (InstrStream) s = kern_open_warp (k, 1, 5);
     while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_LDG)
         ;
-    cr_assert_eq (in->addr[3], a_base + ((128 + 8) * 256 + 16 + 12) * 4);
+    cr_assert_eq (instr_lane_addr (in, 3), a_base + ((128 + 8) * 256 + 16 + 12) * 4);
     /* Its first shared stores: As stage 1, transposed, As[(aCol4 * 4 +
      * i) * BM + aRow] for i = 0..3: 8192 + ((12 + i) * 128 + 8) * 4. */
     for (int i = 0; i < 4; i++) {
         while ((in = instr_stream_next (s)) != NULL && in->op != INSTR_STS)
             ;
-        cr_assert_eq (in->addr[3], 8192 + (guint64) ((12 + i) * 128 + 8) * 4,
+        cr_assert_eq (instr_lane_addr (in, 3), 8192 + (guint64) ((12 + i) * 128 + 8) * 4,
                       "component %d", i);
     }
     /* Warp 2 lane 5 in stage 1 of the first step, dot step 0: warpRow =
@@ -470,9 +470,9 @@ Test (kern, sgemm11_lane_addresses)
         if (in->op != INSTR_LDS)
             continue;
         if (lds == 96)
-            cr_assert_eq (in->addr[5], 8192 + 8 * 4);
+            cr_assert_eq (instr_lane_addr (in, 5), 8192 + 8 * 4);
         if (lds == 100) {
-            cr_assert_eq (in->addr[5], 32768 + 72 * 4);
+            cr_assert_eq (instr_lane_addr (in, 5), 32768 + 72 * 4);
             break;
         }
         lds++;

@@ -84,6 +84,7 @@ enum {
  * slice of K they load, counted from the iteration's first (global
  * tile loads: 0 and 1 in the prologue, 2 and 3 in the loop). */
 #define ARG_SHIFT 12
+#define NO_STRIDE G_MININT64
 #define ARG_LOW(arg) ((arg) & ((1 << ARG_SHIFT) - 1))
 
 /* Kernel 11's guard selectors: GD_LOAD + s guards the loads of the
@@ -104,6 +105,10 @@ typedef struct {
     /* Per segment, per operation, per thread: the part of the address
      * that depends on the thread alone (see address()). */
     guint64 *lane_part[KGEN_N_SEGMENTS];
+    /* Per op and warp, the step between its lanes' parts when they
+     * step evenly (NO_STRIDE if not): such an access goes out in the
+     * stride form, which the coalescer takes by its fast paths. */
+    gint64 *lane_stride[KGEN_N_SEGMENTS];
 } Sgemm;
 
 
@@ -356,9 +361,28 @@ address (const KProgram *p, guint64 block, int warp, guint64 iter,
     const guint64 *part = g->lane_part[seg] +
                           (gsize) (op - first) * (gsize) lanes (g) + warp * 32;
     guint64 base = lane_addr (p, g, block, 0, iter, op);
+    gint64 stride = g->lane_stride[seg][(gsize) (op - first) * (gsize) (lanes (g) / 32) +
+                                        (gsize) warp];
+    if (stride != NO_STRIDE) {
+        out->addr_mode = INSTR_ADDR_STRIDE;
+        out->addr_base = base + part[0];
+        out->addr_stride = stride;
+        return;
+    }
     out->addr_mode = INSTR_ADDR_EXPLICIT;
     for (int lane = 0; lane < 32; lane++)
         out->addr[lane] = base + part[lane];
+}
+
+/* The step between the 32 lane parts at 'part', or NO_STRIDE. */
+static gint64
+even_step (const guint64 *part)
+{
+    gint64 d = (gint64) (part[1] - part[0]);
+    for (int lane = 2; lane < 32; lane++)
+        if ((gint64) (part[lane] - part[lane - 1]) != d)
+            return NO_STRIDE;
+    return d;
 }
 
 /* Every address above is a sum of terms that depend on the block and
@@ -374,14 +398,21 @@ table_lane_parts (const KProgram *p, Sgemm *g)
     for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         GArray *ops = p->seg[s];
         g->lane_part[s] = g_new0 (guint64, (gsize) ops->len * (gsize) lanes (g));
+        gsize n_strides = MAX ((gsize) ops->len * (gsize) (lanes (g) / 32), 1);
+        g->lane_stride[s] = g_new (gint64, n_strides);
+        for (gsize j = 0; j < n_strides; j++)
+            g->lane_stride[s][j] = NO_STRIDE;
         for (guint i = 0; i < ops->len; i++) {
             const KOp *op = &g_array_index (ops, KOp, i);
             if (op->addr == AD_NONE)
                 continue;
             guint64 zero = lane_addr (p, g, 0, 0, 0, op);
+            guint64 *part = &g->lane_part[s][(gsize) i * (gsize) lanes (g)];
             for (int t = 0; t < lanes (g); t++)
-                g->lane_part[s][(gsize) i * (gsize) lanes (g) + (gsize) t] =
-                    lane_addr (p, g, 0, t, 0, op) - zero;
+                part[t] = lane_addr (p, g, 0, t, 0, op) - zero;
+            for (int w = 0; w < lanes (g) / 32; w++)
+                g->lane_stride[s][(gsize) i * (gsize) (lanes (g) / 32) + (gsize) w] =
+                    even_step (part + 32 * w);
         }
     }
 }
@@ -1013,8 +1044,10 @@ free_data (void *data)
 {
     KProgram *p = data;
     Sgemm *g = p->user;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         g_free (g->lane_part[s]);
+        g_free (g->lane_stride[s]);
+    }
     g_free (g);
     kgen_program_free (p);
 }

@@ -178,6 +178,36 @@ add_contiguous (CoalResult *out, const Instr *instr, const Geometry *g)
     return TRUE;
 }
 
+/* The fast path for a stride of whole lines (each lane its own row of
+ * a row-major matrix: a naive kernel's uncoalesced loads, which made
+ * the general path a fifth of a whole-GPU run): every active lane in a
+ * line of its own, all at one offset in it, ascending.  Returns whether
+ * it did the work. */
+static gboolean
+add_line_per_lane (CoalResult *out, const Instr *instr, const Geometry *g)
+{
+    gint64 stride = instr->addr_stride;
+    guint64 line_bytes = (guint64) 1 << g->line_shift;
+    guint64 offset = instr->addr_base & (line_bytes - 1);
+    if (instr->addr_mode == INSTR_ADDR_EXPLICIT || stride <= 0 ||
+        stride > G_MAXINT64 / 32 || ((guint64) stride & (line_bytes - 1)) ||
+        offset + (guint64) instr->width > line_bytes)
+        return FALSE;
+    int lo = __builtin_ctz (instr->active), hi = 31 - __builtin_clz (instr->active);
+    if (lane_addr (instr, hi) < lane_addr (instr, lo))
+        return FALSE;                       /* wraps past 2^64 - 1 */
+    guint32 sectors = sector_span ((int) (offset >> g->sector_shift),
+                                   (int) ((offset + (guint64) instr->width - 1) >>
+                                          g->sector_shift));
+    guint64 first = instr->addr_base - offset;
+    for (guint32 m = instr->active; m != 0; m &= m - 1) {
+        int lane = __builtin_ctz (m);
+        out->line_addr[out->lines] = first + (guint64) lane * (guint64) stride;
+        out->line_sectors[out->lines++] = sectors;
+    }
+    return TRUE;
+}
+
 void
 coal_access (const Instr *instr, int line_bytes, int sector_bytes,
              CoalResult *out)
@@ -197,7 +227,7 @@ coal_access (const Instr *instr, int line_bytes, int sector_bytes,
     out->bytes = (guint64) sim_popcount32 (instr->active) * instr->width;
     if (instr->active == 0)
         return;
-    if (!add_contiguous (out, instr, &g))
+    if (!add_contiguous (out, instr, &g) && !add_line_per_lane (out, instr, &g))
         add_lanes (out, instr, &g);
     for (int i = 0; i < out->lines; i++)
         out->sectors += sim_popcount32 (out->line_sectors[i]);
