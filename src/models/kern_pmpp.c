@@ -63,13 +63,59 @@ lane_addr (const KProgram *p, guint64 block, int tid, guint64 ph,
     g_assert_not_reached ();
 }
 
+/* Every address above is a part that depends on the block and phase
+ * alone plus one that depends on the thread alone, so
+ *   addr (block, tid, ph) = addr (block, 0, ph) + addr (0, tid, 0)
+ *                           - addr (0, 0, 0);
+ * the thread's part is tabled once per operation (the divisions of 32
+ * lanes were a tenth of a run). */
+typedef struct {
+    guint64 *part[KGEN_N_SEGMENTS];     /* [op x lanes + tid] */
+    int lanes;                          /* threads, to whole warps */
+} Parts;
+
+static const guint64 *
+parts_of (const KProgram *p, const KOp *op)
+{
+    const Parts *t = p->user;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
+        if (op >= first && op < first + p->seg[s]->len)
+            return t->part[s] + (gsize) (op - first) * (gsize) t->lanes;
+    }
+    g_assert_not_reached ();
+}
+
 static void
 address (const KProgram *p, guint64 block, int warp, guint64 iter,
          const KOp *op, Instr *out)
 {
+    const guint64 *part = parts_of (p, op) + warp * 32;
+    guint64 base = lane_addr (p, block, 0, iter, op);
     out->addr_mode = INSTR_ADDR_EXPLICIT;
     for (int lane = 0; lane < 32; lane++)
-        out->addr[lane] = lane_addr (p, block, warp * 32 + lane, iter, op);
+        out->addr[lane] = base + part[lane];
+}
+
+static void
+table_parts (KProgram *p)
+{
+    Parts *t = g_new0 (Parts, 1);
+    t->lanes = (p->k->threads + 31) / 32 * 32;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        GArray *ops = p->seg[s];
+        t->part[s] = g_new0 (guint64, MAX ((gsize) ops->len * (gsize) t->lanes, 1));
+        for (guint i = 0; i < ops->len; i++) {
+            const KOp *op = &g_array_index (ops, KOp, i);
+            if (op->addr == 0)
+                continue;
+            guint64 zero = lane_addr (p, 0, 0, 0, op);
+            for (int tid = 0; tid < t->lanes; tid++)
+                t->part[s][(gsize) i * (gsize) t->lanes + (gsize) tid] =
+                    lane_addr (p, 0, tid, 0, op) - zero;
+        }
+    }
+    p->user = t;
 }
 
 static void
@@ -161,6 +207,7 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->iterations = (guint64) (k->size / tw);
     KProgram *p = kgen_program_new (k, address);
     build (p, tw);
+    table_parts (p);
     k->data = p;
     return TRUE;
 }
@@ -177,7 +224,12 @@ open_warp (const KernInstance *k, guint64 block, int warp,
 static void
 free_data (void *data)
 {
-    kgen_program_free (data);
+    KProgram *p = data;
+    Parts *t = p->user;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
+        g_free (t->part[s]);
+    g_free (t);
+    kgen_program_free (p);
 }
 
 const KernModel kern_pmpp_model = {
