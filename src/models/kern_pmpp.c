@@ -78,12 +78,9 @@ static const guint64 *
 parts_of (const KProgram *p, const KOp *op)
 {
     const Parts *t = p->user;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
-        if (op >= first && op < first + p->seg[s]->len)
-            return t->part[s] + (gsize) (op - first) * (gsize) t->lanes;
-    }
-    g_assert_not_reached ();
+    guint index;
+    int s = kgen_locate (p, op, &index);
+    return t->part[s] + (gsize) index * (gsize) t->lanes;
 }
 
 static void

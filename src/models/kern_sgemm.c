@@ -340,28 +340,17 @@ lanes (const Sgemm *g)
     return (g->threads + 31) / 32 * 32;
 }
 
-static int
-segment_of (const KProgram *p, const KOp *op)
-{
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
-        if (op >= first && op < first + p->seg[s]->len)
-            return s;
-    }
-    g_assert_not_reached ();
-}
-
 static void
 address (const KProgram *p, guint64 block, int warp, guint64 iter,
          const KOp *op, Instr *out)
 {
     const Sgemm *g = p->user;
-    int seg = segment_of (p, op);
-    const KOp *first = (const KOp *) (void *) p->seg[seg]->data;
+    guint index;
+    int seg = kgen_locate (p, op, &index);
     const guint64 *part = g->lane_part[seg] +
-                          (gsize) (op - first) * (gsize) lanes (g) + warp * 32;
+                          (gsize) index * (gsize) lanes (g) + warp * 32;
     guint64 base = lane_addr (p, g, block, 0, iter, op);
-    gint64 stride = g->lane_stride[seg][(gsize) (op - first) * (gsize) (lanes (g) / 32) +
+    gint64 stride = g->lane_stride[seg][(gsize) index * (gsize) (lanes (g) / 32) +
                                         (gsize) warp];
     if (stride != NO_STRIDE) {
         out->addr_mode = INSTR_ADDR_STRIDE;

@@ -74,6 +74,19 @@ kgen_count (const KProgram *p, int segment, InstrOp op)
     return n;
 }
 
+int
+kgen_locate (const KProgram *p, const KOp *op, guint *index)
+{
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
+        if (op >= first && op < first + p->seg[s]->len) {
+            *index = (guint) (op - first);
+            return s;
+        }
+    }
+    g_assert_not_reached ();
+}
+
 typedef struct {
     InstrStream base;
     const KProgram *p;

@@ -73,6 +73,10 @@ void kgen_guard_from (KProgram *p, int segment, guint from, guint8 guard);
 /* Count the operations of 'op' in 'segment', guarded or not. */
 guint kgen_count (const KProgram *p, int segment, InstrOp op);
 
+/* Where operation 'op' (one of p's) stands: its segment, and its index
+ * there in '*index' (what an address function tables by). */
+int kgen_locate (const KProgram *p, const KOp *op, guint *index);
+
 /* The stream of warp 'warp' of 'block'; 'active' is its lane mask; the
  * body is played 'iterations' times. */
 InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
