@@ -3,7 +3,7 @@
 # that the SGEMM kernels touch moves the validation, at half and twice
 # its value: the A6000's mean absolute percentage error and largest
 # miss for each.  Issue 6 asks for it; nothing here is used to choose a
-# value.  Takes about 20 validations (half a minute each on two cores).
+# value.  Takes about 20 validations (ten seconds each on two cores).
 #   GPU=a100 sh bench/assumed-sweep.sh
 set -eu
 : "${SMSIM:=./smsim}"
