@@ -33,6 +33,8 @@ static const KernParam params[] = {
 
 #define BASE 0x100000000ull
 
+/* A part that depends on the block and phase alone plus one that
+ * depends on the thread alone (kgen_program_new_lanes tables it). */
 static guint64
 lane_addr (const KProgram *p, guint64 block, int tid, guint64 ph,
            const KOp *op)
@@ -61,58 +63,6 @@ lane_addr (const KProgram *p, guint64 block, int tid, guint64 ph,
         return tw * tw * 4 + ((guint64) op->arg * tw + tx) * 4;
     }
     g_assert_not_reached ();
-}
-
-/* Every address above is a part that depends on the block and phase
- * alone plus one that depends on the thread alone, so
- *   addr (block, tid, ph) = addr (block, 0, ph) + addr (0, tid, 0)
- *                           - addr (0, 0, 0);
- * the thread's part is tabled once per operation (the divisions of 32
- * lanes were a tenth of a run). */
-typedef struct {
-    guint64 *part[KGEN_N_SEGMENTS];     /* [op x lanes + tid] */
-    int lanes;                          /* threads, to whole warps */
-} Parts;
-
-static const guint64 *
-parts_of (const KProgram *p, const KOp *op)
-{
-    const Parts *t = p->user;
-    guint index;
-    int s = kgen_locate (p, op, &index);
-    return t->part[s] + (gsize) index * (gsize) t->lanes;
-}
-
-static void
-address (const KProgram *p, guint64 block, int warp, guint64 iter,
-         const KOp *op, Instr *out)
-{
-    const guint64 *part = parts_of (p, op) + warp * 32;
-    guint64 base = lane_addr (p, block, 0, iter, op);
-    out->addr_mode = INSTR_ADDR_EXPLICIT;
-    for (int lane = 0; lane < 32; lane++)
-        out->addr[lane] = base + part[lane];
-}
-
-static void
-table_parts (KProgram *p)
-{
-    Parts *t = g_new0 (Parts, 1);
-    t->lanes = (p->k->threads + 31) / 32 * 32;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        GArray *ops = p->seg[s];
-        t->part[s] = g_new0 (guint64, MAX ((gsize) ops->len * (gsize) t->lanes, 1));
-        for (guint i = 0; i < ops->len; i++) {
-            const KOp *op = &g_array_index (ops, KOp, i);
-            if (op->addr == 0)
-                continue;
-            guint64 zero = lane_addr (p, 0, 0, 0, op);
-            for (int tid = 0; tid < t->lanes; tid++)
-                t->part[s][(gsize) i * (gsize) t->lanes + (gsize) tid] =
-                    lane_addr (p, 0, tid, 0, op) - zero;
-        }
-    }
-    p->user = t;
 }
 
 static void
@@ -202,9 +152,9 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = registers (spec, tw, dynamic);
     k->flops = 2.0 * (double) k->size * (double) k->size * (double) k->size;
     k->iterations = (guint64) (k->size / tw);
-    KProgram *p = kgen_program_new (k, address);
+    KProgram *p = kgen_program_new_lanes (k, lane_addr);
     build (p, tw);
-    table_parts (p);
+    kgen_table_lanes (p);
     k->data = p;
     return TRUE;
 }
@@ -221,12 +171,7 @@ open_warp (const KernInstance *k, guint64 block, int warp,
 static void
 free_data (void *data)
 {
-    KProgram *p = data;
-    Parts *t = p->user;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++)
-        g_free (t->part[s]);
-    g_free (t);
-    kgen_program_free (p);
+    kgen_program_free (data);
 }
 
 const KernModel kern_pmpp_model = {

@@ -84,7 +84,6 @@ enum {
  * slice of K they load, counted from the iteration's first (global
  * tile loads: 0 and 1 in the prologue, 2 and 3 in the loop). */
 #define ARG_SHIFT 12
-#define NO_STRIDE G_MININT64
 #define ARG_LOW(arg) ((arg) & ((1 << ARG_SHIFT) - 1))
 
 /* Kernel 11's guard selectors: GD_LOAD + s guards the loads of the
@@ -102,13 +101,6 @@ typedef struct {
     guint64 a, b, c;           /* base addresses of the matrices */
     gint64 as_bytes;           /* As (all stages) then Bs in shared memory */
     int bs_pitch;              /* floats per Bs row (BN + 5 for kernel 8) */
-    /* Per segment, per operation, per thread: the part of the address
-     * that depends on the thread alone (see address()). */
-    guint64 *lane_part[KGEN_N_SEGMENTS];
-    /* Per op and warp, the step between its lanes' parts when they
-     * step evenly (NO_STRIDE if not): such an access goes out in the
-     * stride form, which the coalescer takes by its fast paths. */
-    gint64 *lane_stride[KGEN_N_SEGMENTS];
 } Sgemm;
 
 
@@ -284,10 +276,15 @@ c_addr (const Sgemm *g, guint64 row0, guint64 col0, int tid, int arg)
     return g->c + ((row0 + (guint64) (r0 + i)) * g->n + col0 + (guint64) (c0 + j)) * 4;
 }
 
+/* Each is a part that depends on the block and iteration alone plus
+ * one that depends on the thread alone (kgen_program_new_lanes): kgen
+ * tables the latter once (the divisions in thread_tile dominated
+ * simulation before). */
 static guint64
-lane_addr (const KProgram *p, const Sgemm *g, guint64 block, int tid,
-           guint64 iter, const KOp *op)
+lane_addr (const KProgram *p, guint64 block, int tid, guint64 iter,
+           const KOp *op)
 {
+    const Sgemm *g = p->user;
     guint64 bx, by, row0, col0;
     int r, c;
     block_xy (p->k->grid_x, block, &bx, &by);
@@ -330,80 +327,6 @@ lane_addr (const KProgram *p, const Sgemm *g, guint64 block, int tid,
         return stage_offset (g, FALSE, above) + inner_read (g, FALSE, tid, arg);
     }
     g_assert_not_reached ();
-}
-
-/* Threads rounded up to whole warps: a partial last warp still has 32
- * lanes (the inactive ones get addresses too). */
-static int
-lanes (const Sgemm *g)
-{
-    return (g->threads + 31) / 32 * 32;
-}
-
-static void
-address (const KProgram *p, guint64 block, int warp, guint64 iter,
-         const KOp *op, Instr *out)
-{
-    const Sgemm *g = p->user;
-    guint index;
-    int seg = kgen_locate (p, op, &index);
-    const guint64 *part = g->lane_part[seg] +
-                          (gsize) index * (gsize) lanes (g) + warp * 32;
-    guint64 base = lane_addr (p, g, block, 0, iter, op);
-    gint64 stride = g->lane_stride[seg][(gsize) index * (gsize) (lanes (g) / 32) +
-                                        (gsize) warp];
-    if (stride != NO_STRIDE) {
-        out->addr_mode = INSTR_ADDR_STRIDE;
-        out->addr_base = base + part[0];
-        out->addr_stride = stride;
-        return;
-    }
-    out->addr_mode = INSTR_ADDR_EXPLICIT;
-    for (int lane = 0; lane < 32; lane++)
-        out->addr[lane] = base + part[lane];
-}
-
-/* The step between the 32 lane parts at 'part', or NO_STRIDE. */
-static gint64
-even_step (const guint64 *part)
-{
-    gint64 d = (gint64) (part[1] - part[0]);
-    for (int lane = 2; lane < 32; lane++)
-        if ((gint64) (part[lane] - part[lane - 1]) != d)
-            return NO_STRIDE;
-    return d;
-}
-
-/* Every address above is a sum of terms that depend on the block and
- * iteration alone and terms that depend on the thread alone, so
- *   addr (block, tid, iter) = addr (block, 0, iter) + addr (0, tid, 0)
- *                             - addr (0, 0, 0);
- * the thread's part is tabled once (unsigned arithmetic wraps, so a
- * negative part is fine) and a warp instruction costs one full address
- * instead of 32 (the divisions in thread_tile dominated simulation). */
-static void
-table_lane_parts (const KProgram *p, Sgemm *g)
-{
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        GArray *ops = p->seg[s];
-        g->lane_part[s] = g_new0 (guint64, (gsize) ops->len * (gsize) lanes (g));
-        gsize n_strides = MAX ((gsize) ops->len * (gsize) (lanes (g) / 32), 1);
-        g->lane_stride[s] = g_new (gint64, n_strides);
-        for (gsize j = 0; j < n_strides; j++)
-            g->lane_stride[s][j] = NO_STRIDE;
-        for (guint i = 0; i < ops->len; i++) {
-            const KOp *op = &g_array_index (ops, KOp, i);
-            if (op->addr == AD_NONE)
-                continue;
-            guint64 zero = lane_addr (p, g, 0, 0, 0, op);
-            guint64 *part = &g->lane_part[s][(gsize) i * (gsize) lanes (g)];
-            for (int t = 0; t < lanes (g); t++)
-                part[t] = lane_addr (p, g, 0, t, 0, op) - zero;
-            for (int w = 0; w < lanes (g) / 32; w++)
-                g->lane_stride[s][(gsize) i * (gsize) (lanes (g) / 32) + (gsize) w] =
-                    even_step (part + 32 * w);
-        }
-    }
 }
 
 /* Kernel 11: does 'warp' play 'op' in iteration 'iter'?  Iteration i
@@ -1032,12 +955,7 @@ static void
 free_data (void *data)
 {
     KProgram *p = data;
-    Sgemm *g = p->user;
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        g_free (g->lane_part[s]);
-        g_free (g->lane_stride[s]);
-    }
-    g_free (g);
+    g_free (p->user);
     kgen_program_free (p);
 }
 
@@ -1065,10 +983,10 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
     }
     launch (g, k);
     k->regs = registers (g, spec);
-    KProgram *p = kgen_program_new (k, address);
+    KProgram *p = kgen_program_new_lanes (k, lane_addr);
     p->user = g;
     build (p, g);
-    table_lane_parts (p, g);
+    kgen_table_lanes (p);
     k->data = p;
     return TRUE;
 }

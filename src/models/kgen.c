@@ -26,8 +26,109 @@ kgen_program_free (KProgram *p)
     for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         g_array_free (p->seg[s], TRUE);
         g_array_free (p->lg[s], TRUE);
+        g_free (p->lane_part[s]);
+        g_free (p->lane_stride[s]);
     }
     g_free (p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tabled lane addresses                                               */
+
+#define NO_STRIDE G_MININT64
+
+/* Threads rounded up to whole warps: a partial last warp still has 32
+ * lanes (the inactive ones get addresses too). */
+static int
+lanes (const KProgram *p)
+{
+    return (p->k->threads + 31) / 32 * 32;
+}
+
+/* Where operation 'op' (one of p's) stands: its segment, and its
+ * index there in '*index'. */
+static int
+locate (const KProgram *p, const KOp *op, guint *index)
+{
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
+        if (op >= first && op < first + p->seg[s]->len) {
+            *index = (guint) (op - first);
+            return s;
+        }
+    }
+    g_assert_not_reached ();
+}
+
+static void
+lane_address (const KProgram *p, guint64 block, int warp, guint64 iter,
+              const KOp *op, Instr *out)
+{
+    guint index;
+    int seg = locate (p, op, &index);
+    g_assert (p->lane_part[seg] != NULL);    /* kgen_table_lanes ran */
+    const guint64 *part = p->lane_part[seg] + (gsize) index * (gsize) lanes (p) +
+                          warp * 32;
+    guint64 base = p->lane_addr (p, block, 0, iter, op);
+    gint64 stride = p->lane_stride[seg][(gsize) index * (gsize) (lanes (p) / 32) +
+                                        (gsize) warp];
+    if (stride != NO_STRIDE) {
+        out->addr_mode = INSTR_ADDR_STRIDE;
+        out->addr_base = base + part[0];
+        out->addr_stride = stride;
+        return;
+    }
+    out->addr_mode = INSTR_ADDR_EXPLICIT;
+    for (int lane = 0; lane < 32; lane++)
+        out->addr[lane] = base + part[lane];
+}
+
+KProgram *
+kgen_program_new_lanes (const KernInstance *k, KLaneAddrFn lane_addr)
+{
+    KProgram *p = kgen_program_new (k, lane_address);
+    p->lane_addr = lane_addr;
+    return p;
+}
+
+/* The step between the 32 lane parts at 'part', or NO_STRIDE. */
+static gint64
+even_step (const guint64 *part)
+{
+    gint64 d = (gint64) (part[1] - part[0]);
+    for (int lane = 2; lane < 32; lane++)
+        if ((gint64) (part[lane] - part[lane - 1]) != d)
+            return NO_STRIDE;
+    return d;
+}
+
+/* Unsigned arithmetic wraps, so a negative part is fine. */
+void
+kgen_table_lanes (KProgram *p)
+{
+    int n = lanes (p), warps = n / 32;
+    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
+        GArray *ops = p->seg[s];
+        gsize n_strides = MAX ((gsize) ops->len * (gsize) warps, 1);
+        g_free (p->lane_part[s]);
+        g_free (p->lane_stride[s]);
+        p->lane_part[s] = g_new0 (guint64, MAX ((gsize) ops->len * (gsize) n, 1));
+        p->lane_stride[s] = g_new (gint64, n_strides);
+        for (gsize j = 0; j < n_strides; j++)
+            p->lane_stride[s][j] = NO_STRIDE;
+        for (guint i = 0; i < ops->len; i++) {
+            const KOp *op = &g_array_index (ops, KOp, i);
+            if (op->addr == 0)
+                continue;
+            guint64 zero = p->lane_addr (p, 0, 0, 0, op);
+            guint64 *part = &p->lane_part[s][(gsize) i * (gsize) n];
+            for (int t = 0; t < n; t++)
+                part[t] = p->lane_addr (p, 0, t, 0, op) - zero;
+            for (int w = 0; w < warps; w++)
+                p->lane_stride[s][(gsize) i * (gsize) warps + (gsize) w] =
+                    even_step (part + 32 * w);
+        }
+    }
 }
 
 KOp *
@@ -74,18 +175,6 @@ kgen_count (const KProgram *p, int segment, InstrOp op)
     return n;
 }
 
-int
-kgen_locate (const KProgram *p, const KOp *op, guint *index)
-{
-    for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
-        const KOp *first = (const KOp *) (void *) p->seg[s]->data;
-        if (op >= first && op < first + p->seg[s]->len) {
-            *index = (guint) (op - first);
-            return s;
-        }
-    }
-    g_assert_not_reached ();
-}
 
 typedef struct {
     InstrStream base;

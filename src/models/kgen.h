@@ -39,6 +39,10 @@ typedef struct {
 typedef struct KProgram KProgram;
 typedef void (*KAddrFn) (const KProgram *p, guint64 block, int warp,
                          guint64 iter, const KOp *op, Instr *out);
+/* The address thread 'tid' of 'block' gives 'op' in iteration 'iter',
+ * for a program of kgen_program_new_lanes. */
+typedef guint64 (*KLaneAddrFn) (const KProgram *p, guint64 block, int tid,
+                                guint64 iter, const KOp *op);
 /* Does 'warp' play the guarded 'op' in main-loop iteration 'iter'? */
 typedef gboolean (*KGuardFn) (const KProgram *p, int warp, guint64 iter,
                               const KOp *op);
@@ -50,11 +54,30 @@ struct KProgram {
     GArray *lg[KGEN_N_SEGMENTS];
     KAddrFn address;
     KGuardFn guard;                 /* NULL when nothing is guarded */
+    /* A program of kgen_program_new_lanes: its lane addresses, and per
+     * segment, operation and thread the part that depends on the
+     * thread alone, per operation and warp the step between its lanes'
+     * parts when they step evenly (see kgen_table_lanes). */
+    KLaneAddrFn lane_addr;
+    guint64 *lane_part[KGEN_N_SEGMENTS];
+    gint64 *lane_stride[KGEN_N_SEGMENTS];
     const KernInstance *k;          /* borrowed: the owner */
     void *user;                     /* the kernel's own data, borrowed */
 };
 
 KProgram *kgen_program_new (const KernInstance *k, KAddrFn address);
+
+/* A program whose every address is a part that depends on the block and
+ * iteration alone plus one that depends on the thread alone,
+ *   addr (block, tid, iter) = addr (block, 0, iter) + addr (0, tid, 0)
+ *                             - addr (0, 0, 0),
+ * as 'lane_addr' gives them: once the program is built,
+ * kgen_table_lanes tables the thread's parts, and a warp instruction
+ * then costs one full address instead of 32.  An access whose lanes
+ * step evenly goes out in the stride form, which the coalescer takes
+ * by its fast paths. */
+KProgram *kgen_program_new_lanes (const KernInstance *k, KLaneAddrFn lane_addr);
+void kgen_table_lanes (KProgram *p);
 void kgen_program_free (KProgram *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KProgram, kgen_program_free)
 
@@ -72,10 +95,6 @@ void kgen_guard_from (KProgram *p, int segment, guint from, guint8 guard);
 
 /* Count the operations of 'op' in 'segment', guarded or not. */
 guint kgen_count (const KProgram *p, int segment, InstrOp op);
-
-/* Where operation 'op' (one of p's) stands: its segment, and its index
- * there in '*index' (what an address function tables by). */
-int kgen_locate (const KProgram *p, const KOp *op, guint *index);
 
 /* The stream of warp 'warp' of 'block'; 'active' is its lane mask; the
  * body is played 'iterations' times. */

@@ -250,20 +250,20 @@ full_waves_to_run (const OccResult *occ)
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
- * them together), between iterations 'lo' and 'hi' of the first wave:
- * the rate the SMs did iterations at, whichever wave's. */
+ * them together), between iterations 'lo' and 'hi' of wave 'wave': the
+ * rate the SMs did iterations at then, whichever wave's. */
 static double
-first_wave_cost (const Probe *probe, guint64 lo, guint64 hi)
+wave_cost (const Probe *probe, int wave, guint64 lo, guint64 hi)
 {
-    Cycle a = probe_entered (probe, 0, lo), b = probe_entered (probe, 0, hi);
+    Cycle a = probe_entered (probe, wave, lo), b = probe_entered (probe, wave, hi);
     guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
                        ? 0 : probe_entries_between (probe, a, b);
     return done == 0 ? 0 : (double) (b - a) / (double) done;
 }
 
 /* What the second wave added: on each SM simulated in full, the time
- * from its first wave's last block retiring to its second's (blocks of
- * two waves share an SM that holds more than one), on average. */
+ * from its first wave's last block retiring to its second's, on
+ * average (one block per SM: 2. at run_sampled). */
 static double
 second_wave_added (const Window *win, int detailed)
 {
@@ -340,13 +340,15 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
                                          : r->blocks;
     int waves = (int) MIN ((run_blocks + per_wave - 1) / per_wave, RUN_WAVES);
     int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
+    gboolean by_rate = per_sm > 1;    /* 2. above */
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * 2 * per_sm));
     g_autofree int *n_retired = g_new0 (int, d);
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
     FirstWave f = { NULL, w, 0, { 0, 0 }, { 0, 0 },
                     { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
-    Window win = { k, w, NULL, retired, n_retired, 2 * per_sm };
+    /* Retirements matter only to second_wave_added. */
+    Window win = { k, w, NULL, by_rate ? NULL : retired, n_retired, 2 * per_sm };
     g_autoptr (Probe) probe = NULL;
     g_autoptr (Gpu) gpu = NULL;
 
@@ -378,20 +380,18 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     /* Cycles: the run; each wave's iterations past w, at the rate the
      * SMs did its work between a quarter and half of the window (past
      * that, the warps that finish first leave the rest a slower SM),
-     * shared with the work of any other wave resident then; the full
-     * waves past the run's, each what the second added. */
+     * shared with the work of any other wave resident then -- or, by
+     * rate, every full wave's at the first wave's; the full waves past
+     * the run's, each what the second added, or by rate its iterations
+     * at the first wave's (2. above). */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w), total = (double) gpu_cycles (gpu);
     double longer[RUN_WAVES];
-    gboolean by_rate = per_sm > 1;
-    double first_cost = first_wave_cost (probe, lo, hi);
+    double first_cost = wave_cost (probe, 0, lo, hi);
     int full_run = (int) MIN (full, run_full);
     for (int j = 0; j < waves; j++) {
-        Cycle a = probe_entered (probe, j, lo), b = probe_entered (probe, j, hi);
-        guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
-                           ? 0 : probe_entries_between (probe, a, b);
-        double per_iteration = by_rate && j < full_run ? first_cost
-                               : done == 0 ? 0 : (double) (b - a) / (double) done;
+        double per_iteration = by_rate && j < full_run
+                                   ? first_cost : wave_cost (probe, j, lo, hi);
         longer[j] = more * probe_warps (probe, j) * per_iteration;
         total += longer[j];
     }
