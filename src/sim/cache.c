@@ -21,24 +21,31 @@ enum { SET_TAG, SET_USED, SET_SECTORS, SET_READY, SET_WORDS };
  * when the tag is empty;  SET_READY: the cycle the last fill's data
  * arrives. */
 
+/* A way: its set's words and its index there.  Kept whole (not as one
+ * way number) so no operation works the set out again. */
+typedef struct {
+    guint64 *set;
+    int way;
+} Slot;
+
+static const Slot NO_SLOT = { NULL, -1 };
+
 struct Cache {
     guint64 *sets;
     guint64 n_sets;
     int assoc;
-    int assoc_shift;    /* log2 (assoc), or -1: a way's set without a
-                         * 64-bit division where it can */
     guint64 clock;      /* touches so far: the LRU order */
     gboolean hashed;
     guint64 set_magic;  /* for set_of's remainder by n_sets (0: none) */
     /* The last line found, to skip the scan when the same line comes
      * again (a warp's sectors of one line arrive one after another). */
     guint64 hit_line;
-    gint64 hit_way;     /* or -1 */
+    Slot hit;           /* or NO_SLOT */
     /* A lookup that missed leaves the way its fill would take: the
      * memory model fills right after the miss, so the set is not read
      * twice.  Any other operation forgets it. */
     guint64 miss_line;
-    gint64 miss_way;    /* or -1 */
+    Slot miss;          /* or NO_SLOT */
 };
 
 Cache *
@@ -50,17 +57,17 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     g_assert (line_bytes > 0 && sector_bytes > 0 && assoc > 0);
     g_assert (line_bytes / sector_bytes <= 32);
     c->assoc = assoc;
-    c->assoc_shift = (assoc & (assoc - 1)) == 0
-                         ? g_bit_nth_lsf ((gulong) assoc, -1) : -1;
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
     if (c->n_sets > 0 && c->n_sets <= G_MAXUINT32)
         c->set_magic = G_MAXUINT64 / c->n_sets + 1;
     guint64 n_ways = MAX (c->n_sets, 1) * (guint64) assoc;
-    c->sets = g_new0 (guint64, SET_WORDS * n_ways);
+    /* Host-cache-line aligned, so a set of four ways or fewer spans as
+     * few of them as it can. */
+    c->sets = g_aligned_alloc0 (SET_WORDS * n_ways, sizeof (guint64), 64);
     for (guint64 s = 0; s < MAX (c->n_sets, 1); s++)
         for (int w = 0; w < assoc; w++)
             c->sets[s * SET_WORDS * (guint64) assoc + (guint64) w] = CACHE_EMPTY;
-    c->hit_way = c->miss_way = -1;
+    c->hit = c->miss = NO_SLOT;
     return c;
 }
 
@@ -69,7 +76,7 @@ cache_free (Cache *c)
 {
     if (c == NULL)
         return;
-    g_free (c->sets);
+    g_aligned_free (c->sets);
     g_free (c);
 }
 
@@ -108,62 +115,54 @@ tags_of (const Cache *c, guint64 set)
     return &c->sets[set * SET_WORDS * (guint64) c->assoc];
 }
 
-/* Way index of 'line', or -1; on a miss '*victim' gets the way a fill
- * would take: the first empty one, else the least recently used. */
-static gint64
-scan (const Cache *c, guint64 line, gint64 *victim)
+/* Word 'what' of the way at 's'. */
+static guint64 *
+word (const Cache *c, Slot s, int what)
 {
-    guint64 set = set_of (c, line);
-    const guint64 *tag = tags_of (c, set);
+    return &s.set[what * c->assoc + s.way];
+}
+
+/* The way holding 'line', or NO_SLOT; on a miss '*victim' gets the way
+ * a fill would take: the first empty one, else the least recently
+ * used.  A hit reads the tags only. */
+static Slot
+scan (const Cache *c, guint64 line, Slot *victim)
+{
+    guint64 *tag = tags_of (c, set_of (c, line));
+    for (int w = 0; w < c->assoc; w++)
+        if (tag[w] == line)
+            return (Slot) { tag, w };
     const guint64 *used = tag + SET_USED * c->assoc;
     int v = -1;
-    for (int w = 0; w < c->assoc; w++) {
-        if (tag[w] == line)
-            return (gint64) (set * (guint64) c->assoc) + w;
-        if (tag[w] == CACHE_EMPTY && v < 0)
+    for (int w = 0; w < c->assoc && v < 0; w++)
+        if (tag[w] == CACHE_EMPTY)
             v = w;
-    }
     if (v < 0) {
         v = 0;
         for (int w = 1; w < c->assoc; w++)
             if (used[w] < used[v])
                 v = w;
     }
-    *victim = (gint64) (set * (guint64) c->assoc) + v;
-    return -1;
+    *victim = (Slot) { tag, v };
+    return NO_SLOT;
 }
 
-static gint64
-find (Cache *c, guint64 line, gint64 *victim)
+static Slot
+find (Cache *c, guint64 line, Slot *victim)
 {
-    *victim = -1;
-    if (c->hit_way >= 0 && c->hit_line == line)
-        return c->hit_way;
-    gint64 i = scan (c, line, victim);
-    if (i >= 0) {
-        c->hit_way = i;
+    *victim = NO_SLOT;
+    if (c->hit.set != NULL && c->hit_line == line)
+        return c->hit;
+    Slot i = scan (c, line, victim);
+    if (i.set != NULL) {
+        c->hit = i;
         c->hit_line = line;
     }
     return i;
 }
 
-static guint64 *
-tag_at (const Cache *c, gint64 i)
-{
-    guint64 set = c->assoc_shift >= 0 ? (guint64) i >> c->assoc_shift
-                                      : (guint64) i / (guint64) c->assoc;
-    return &tags_of (c, set)[(guint64) i - set * (guint64) c->assoc];
-}
-
-/* Word 'what' of way 'i'. */
-static guint64 *
-word (const Cache *c, gint64 i, int what)
-{
-    return tag_at (c, i) + what * c->assoc;
-}
-
 static void
-touch (Cache *c, gint64 i)
+touch (Cache *c, Slot i)
 {
     *word (c, i, SET_USED) = ++c->clock;
 }
@@ -172,14 +171,14 @@ guint32
 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready)
 {
     *ready = 0;
-    c->miss_way = -1;
+    c->miss = NO_SLOT;
     if (c->n_sets == 0)
         return 0;
-    gint64 victim;
-    gint64 i = find (c, line, &victim);
-    if (i < 0) {
+    Slot victim;
+    Slot i = find (c, line, &victim);
+    if (i.set == NULL) {
         c->miss_line = line;
-        c->miss_way = victim;
+        c->miss = victim;
         return 0;
     }
     touch (c, i);
@@ -192,25 +191,25 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
             gboolean dirty, guint64 *evicted_line, guint32 *evicted_dirty)
 {
     *evicted_dirty = 0;
-    gint64 victim = c->miss_way, i = -1;
-    gboolean remembered = victim >= 0 && c->miss_line == line;
-    c->miss_way = -1;
+    Slot victim = c->miss, i = NO_SLOT;
+    gboolean remembered = victim.set != NULL && c->miss_line == line;
+    c->miss = NO_SLOT;
     if (c->n_sets == 0 || fill == 0)
         return;
     if (!remembered)
         i = find (c, line, &victim);
     guint64 *sectors;
-    if (i < 0) {
+    if (i.set == NULL) {
         i = victim;
         sectors = word (c, i, SET_SECTORS);
         if ((*sectors >> 32) != 0) {
-            *evicted_line = *tag_at (c, i);
+            *evicted_line = *word (c, i, SET_TAG);
             *evicted_dirty = (guint32) (*sectors >> 32);
         }
-        *tag_at (c, i) = line;
+        *word (c, i, SET_TAG) = line;
         *sectors = 0;
         *word (c, i, SET_READY) = 0;
-        c->hit_way = i;
+        c->hit = i;
         c->hit_line = line;
     }
     sectors = word (c, i, SET_SECTORS);
@@ -223,14 +222,14 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
 void
 cache_invalidate (Cache *c, guint64 line)
 {
-    c->miss_way = -1;
+    c->miss = NO_SLOT;
     if (c->n_sets == 0)
         return;
-    gint64 victim;
-    gint64 i = find (c, line, &victim);
-    if (i < 0)
+    Slot victim;
+    Slot i = find (c, line, &victim);
+    if (i.set == NULL)
         return;
-    *tag_at (c, i) = CACHE_EMPTY;
+    *word (c, i, SET_TAG) = CACHE_EMPTY;
     *word (c, i, SET_SECTORS) = *word (c, i, SET_READY) = 0;
-    c->hit_way = -1;
+    c->hit = NO_SLOT;
 }

@@ -173,6 +173,13 @@ l1_busy (const MemHier *h, const CoalResult *c)
     return MAX (1, MAX (tags, bytes));
 }
 
+static guint64
+line_of (const MemHier *h, guint64 addr)
+{
+    return h->line_shift >= 0 ? addr >> h->line_shift
+                              : addr / (guint64) h->spec->mem.l1_line_bytes;
+}
+
 static Cycle
 global_access (MemHier *h, const MemRequest *req, Cycle now)
 {
@@ -184,17 +191,24 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
     h->stats.l1_busy_cycles += busy;
+    /* Lines go through the stage in turn, spread over its busy time:
+     * line i at now + floor (i busy / lines), stepped without a 64-bit
+     * division per line (4 % of the naive kernel's run) and none at all
+     * for the common one-line request. */
+    Cycle n = (Cycle) MAX (c.lines, 1);
+    Cycle per_line = n > 1 ? busy / n : 0, part = n > 1 ? busy % n : 0;
+    Cycle at = now, acc = 0;
     for (int i = 0; i < c.lines; i++) {
-        /* Lines go through the stage in turn, spread over its busy time
-         * (no 64-bit divisions for the common one-line request: they
-         * were a tenth of this function). */
-        Cycle at = i == 0 ? now : now + (Cycle) i * busy / (Cycle) c.lines;
-        guint64 line = h->line_shift >= 0
-                           ? c.line_addr[i] >> h->line_shift
-                           : c.line_addr[i] / (guint64) m->l1_line_bytes;
+        guint64 line = line_of (h, c.line_addr[i]);
         Cycle t = store ? store_line (h, s, line, c.line_sectors[i], at)
                         : load_line (h, s, line, c.line_sectors[i], at);
         done = MAX (done, t);
+        at += per_line;
+        acc += part;
+        if (acc >= n) {
+            acc -= n;
+            at++;
+        }
     }
     if (store) {
         h->stats.store_requests++;
