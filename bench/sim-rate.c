@@ -168,12 +168,24 @@ measure_stream (void)
 int
 main (int argc, char **argv)
 {
-    /* An argument names the one case to run (for profiling). */
+    /* An argument names the one case to run (for profiling): stream,
+     * L1, L2, DRAM, or anything else for compute and memory. */
     const char *only = argc > 1 ? argv[1] : NULL;
     if (g_strcmp0 (only, "stream") == 0) {
         measure_stream ();
         return 0;
     }
+    static const struct { const char *name; gint64 footprint; } level[] = {
+        /* 16 KB: every warp's line stays in L1; 1 MB: past L1 (the
+         * a6000's is at most 128 KB), within its 6 MB L2; 256 MB:
+         * neither. */
+        { "L1", 16 << 10 }, { "L2", 1 << 20 }, { "DRAM", 256 << 20 },
+    };
+    for (gsize i = 0; i < G_N_ELEMENTS (level); i++)
+        if (g_strcmp0 (only, level[i].name) == 0) {
+            measure_hier (level[i].name, level[i].footprint);
+            return 0;
+        }
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = preset_load ("a6000", NULL, NULL, &error);
     if (preset == NULL) {
@@ -207,11 +219,8 @@ main (int argc, char **argv)
     measure ("memory", spec, &memory, 256, 500);
     if (only != NULL)
         return 0;
-    /* 16 KB: every warp's line stays in L1; 1 MB: past L1 (the a6000's
-     * is at most 128 KB), within its 6 MB L2; 256 MB: neither. */
-    measure_hier ("L1", 16 << 10);
-    measure_hier ("L2", 1 << 20);
-    measure_hier ("DRAM", 256 << 20);
+    for (gsize i = 0; i < G_N_ELEMENTS (level); i++)
+        measure_hier (level[i].name, level[i].footprint);
     measure_stream ();
     return 0;
 }
