@@ -99,3 +99,26 @@ Test (cache, zero_bytes_always_misses)
     fill (c, 1, 0, &ev);
     cr_expect (!present (c, 1));
 }
+
+/* A way emptied by a write that does not allocate is the one the next
+ * fill of its set takes, before any LRU victim, in a cache that had
+ * been full everywhere.  1 set x 4 ways: lines 0-3 fill it; 1 goes;
+ * line 9 takes 1's way, so 0 (the least recently used) stays; line 10
+ * then evicts 0. */
+Test (cache, an_emptied_way_is_filled_before_the_lru_one)
+{
+    g_autoptr (Cache) c = cache_new (4 * 128, 128, 32, 4, FALSE);
+    guint64 ev;
+    for (guint64 l = 0; l < 4; l++)
+        fill (c, l, 0, &ev);
+    cache_invalidate (c, 1);
+    cr_assert (!present (c, 1));
+    fill (c, 9, 0, &ev);
+    cr_expect (present (c, 0), "the LRU line stays while a way is empty");
+    cr_expect (present (c, 2) && present (c, 3) && present (c, 9));
+    /* Lookups above touched 0, 2, 3, 9 in that order: 0 is the LRU. */
+    fill (c, 10, 0, &ev);
+    cr_expect (!present (c, 0));
+    cr_expect (present (c, 2) && present (c, 3) && present (c, 9) &&
+               present (c, 10));
+}

@@ -35,6 +35,7 @@ struct Cache {
     guint64 n_sets;
     int assoc;
     guint64 clock;      /* touches so far: the LRU order */
+    guint64 empty;      /* empty ways: once none, a miss looks for none */
     gboolean hashed;
     guint64 set_magic;  /* for set_of's remainder by n_sets (0: none) */
     /* The last line found, to skip the scan when the same line comes
@@ -67,6 +68,7 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     for (guint64 s = 0; s < MAX (c->n_sets, 1); s++)
         for (int w = 0; w < assoc; w++)
             c->sets[s * SET_WORDS * (guint64) assoc + (guint64) w] = CACHE_EMPTY;
+    c->empty = c->n_sets * (guint64) assoc;
     c->hit = c->miss = NO_SLOT;
     return c;
 }
@@ -132,16 +134,19 @@ scan (const Cache *c, guint64 line, Slot *victim)
     for (int w = 0; w < c->assoc; w++)
         if (tag[w] == line)
             return (Slot) { tag, w };
-    const guint64 *used = tag + SET_USED * c->assoc;
     int v = -1;
-    for (int w = 0; w < c->assoc && v < 0; w++)
+    for (int w = 0; w < c->assoc && v < 0 && c->empty > 0; w++)
         if (tag[w] == CACHE_EMPTY)
             v = w;
     if (v < 0) {
+        const guint64 *used = tag + SET_USED * c->assoc;
+        guint64 least = used[0];
         v = 0;
         for (int w = 1; w < c->assoc; w++)
-            if (used[w] < used[v])
+            if (used[w] < least) {
+                least = used[w];
                 v = w;
+            }
     }
     *victim = (Slot) { tag, v };
     return NO_SLOT;
@@ -206,6 +211,7 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
             *evicted_line = *word (c, i, SET_TAG);
             *evicted_dirty = (guint32) (*sectors >> 32);
         }
+        c->empty -= *word (c, i, SET_TAG) == CACHE_EMPTY;
         *word (c, i, SET_TAG) = line;
         *sectors = 0;
         *word (c, i, SET_READY) = 0;
@@ -230,6 +236,7 @@ cache_invalidate (Cache *c, guint64 line)
     if (i.set == NULL)
         return;
     *word (c, i, SET_TAG) = CACHE_EMPTY;
+    c->empty++;
     *word (c, i, SET_SECTORS) = *word (c, i, SET_READY) = 0;
     c->hit = NO_SLOT;
 }
