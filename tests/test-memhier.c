@@ -337,3 +337,87 @@ Test (memhier, one_warp_does_not_saturate)
     cr_expect_geq (bw, 0.85 * round_trip, "one warp: %.3f GB/s", bw);
     cr_expect_lt (bw, 0.01 * s->device.dram_stream_gbs);
 }
+
+/* Miss slots.  A request's data is back at '*ctx'. */
+static void
+record_back (void *ctx, guint64 cookie, Cycle at)
+{
+    (void) cookie;
+    *(Cycle *) ctx = at;
+}
+
+/* One lane's 4-byte load of the line at 'addr'. */
+static void
+one_lane_load (Instr *in, guint64 addr)
+{
+    instr_init (in, INSTR_LDG);
+    in->dst = 2;
+    in->width = 4;
+    in->active = 1;
+    in->addr_mode = INSTR_ADDR_STRIDE;
+    in->addr_base = addr;
+}
+
+/* ... from SM 'sm' at 'now', straight into the hierarchy, run until its
+ * data is back at '*back'. */
+static void
+load_line_at (MemSys *mem, EvqQueue *q, int sm, guint64 addr, Cycle now,
+              Cycle *back)
+{
+    Instr in;
+    one_lane_load (&in, addr);
+    MemRequest req = { .instr = &in, .sm = sm, .done = record_back,
+                       .ctx = back };
+    mem_access (mem, &req, now);
+    evq_run (q);
+}
+
+/* With 2 miss slots, an SM's third miss waits for a slot, and takes the
+ * one that frees first: A misses to DRAM, B hits in L2 (SM 1 brought its
+ * line there), C misses to DRAM.  C goes when B is back, so it is back a
+ * DRAM latency after B at the earliest, and sooner than a DRAM latency
+ * after A (the slot A holds).  With 3 slots C goes at once, with A.
+ * Latencies from the a6000 preset: L2 250, DRAM 556 cycles. */
+static void
+three_misses (int slots, Cycle *a, Cycle *b, Cycle *c)
+{
+    g_autofree char *set = g_strdup_printf ("mem.l1_miss_slots=%d", slots);
+    const char *sets[] = { set, NULL };
+    g_autoptr (Preset) p = load ("a6000", sets);
+    const GpuSpec *spec = preset_spec (p);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (spec, q, 2, 64 * 1024);
+    const guint64 A = 0x10000000, B = 0x20000000, C = 0x30000000;
+    Cycle warm;
+    load_line_at (mem, q, 1, B, 0, &warm);     /* B's line into L2 */
+    cr_assert_gt (warm, 0);
+    /* Queued in one go at cycle 10000 (the tag stage spreads them). */
+    Instr in[3];
+    MemRequest req[3];
+    const guint64 addr[3] = { A, B, C };
+    Cycle *back[3] = { a, b, c };
+    for (int k = 0; k < 3; k++) {
+        one_lane_load (&in[k], addr[k]);
+        req[k] = (MemRequest) { .instr = &in[k], .sm = 0,
+                                .done = record_back, .ctx = back[k] };
+        mem_access (mem, &req[k], 10000 + (Cycle) k);
+    }
+    evq_run (q);
+}
+
+Test (memhier, a_miss_waits_for_the_first_slot_to_free)
+{
+    const Cycle l2 = 250, dram = 556;
+    Cycle a, b, c;
+    three_misses (2, &a, &b, &c);
+    cr_expect_geq (a - 10000, dram, "A from DRAM: %" G_GUINT64_FORMAT, a);
+    cr_expect_lt (b - 10000, dram, "B hits in L2: %" G_GUINT64_FORMAT, b);
+    cr_expect_geq (b - 10000, l2);
+    cr_expect_geq (c, b + dram, "C waits for B's slot: B %" G_GUINT64_FORMAT
+                   ", C %" G_GUINT64_FORMAT, b, c);
+    cr_expect_lt (c, a + dram, "not for A's: A %" G_GUINT64_FORMAT
+                  ", C %" G_GUINT64_FORMAT, a, c);
+    three_misses (3, &a, &b, &c);
+    cr_expect_lt (c, 10000 + 2 + dram + dram / 2,
+                  "a free slot: C at once, back %" G_GUINT64_FORMAT, c);
+}
