@@ -25,6 +25,8 @@ typedef struct {
     SmMem *sm;
     int n_slots;
     int line_shift;          /* log2 (l1_line_bytes), or -1 */
+    int tags_shift;          /* log2 (l1_tags_per_clk), or -1 */
+    int bytes_shift;         /* log2 (l1_bytes_per_clk), or -1 */
     Cache *l2;
     BwServer l2_bw;
     BwServer dram;
@@ -163,15 +165,24 @@ store_line (MemHier *h, SmMem *s, guint64 line, guint32 sectors, Cycle at)
     return l2_write (h, line, sectors, at);
 }
 
+/* ceil (x / d), by a shift where d = 2^shift (shift >= 0): the L1
+ * rates are powers of two in every preset, and two 64-bit divisions per
+ * request were 3 % of a DRAM-bound stream. */
+static guint64
+ceil_div (guint64 x, int d, int shift)
+{
+    return shift >= 0 ? (x + (guint64) d - 1) >> shift
+                      : (x + (guint64) d - 1) / (guint64) d;
+}
+
 /* Cycles the L1 tag stage and data path are busy with one request. */
 static Cycle
 l1_busy (const MemHier *h, const CoalResult *c)
 {
     const SpecMem *m = &h->spec->mem;
     guint64 data = c->sectors * (guint64) m->l1_sector_bytes;
-    Cycle tags = (Cycle) ((c->lines + m->l1_tags_per_clk - 1) / m->l1_tags_per_clk);
-    Cycle bytes = (data + (guint64) m->l1_bytes_per_clk - 1) /
-                  (guint64) m->l1_bytes_per_clk;
+    Cycle tags = ceil_div ((guint64) c->lines, m->l1_tags_per_clk, h->tags_shift);
+    Cycle bytes = ceil_div (data, m->l1_bytes_per_clk, h->bytes_shift);
     return MAX (1, MAX (tags, bytes));
 }
 
@@ -261,6 +272,13 @@ per_cycle (const GpuSpec *spec, double gbytes_per_s)
     return gbytes_per_s * 1e9 / ((double) spec->device.sm_clock_mhz * 1e6);
 }
 
+/* log2 (n) for a power of two n > 0, else -1. */
+static int
+log2_or_none (int n)
+{
+    return n > 0 && (n & (n - 1)) == 0 ? g_bit_nth_lsf ((gulong) n, -1) : -1;
+}
+
 MemSys *
 memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
 {
@@ -272,8 +290,9 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->q = q;
     h->n_sm = n_sm;
     h->n_slots = m->l1_miss_slots;
-    h->line_shift = (m->l1_line_bytes & (m->l1_line_bytes - 1)) == 0
-                        ? g_bit_nth_lsf ((gulong) m->l1_line_bytes, -1) : -1;
+    h->line_shift = log2_or_none (m->l1_line_bytes);
+    h->tags_shift = log2_or_none (m->l1_tags_per_clk);
+    h->bytes_shift = log2_or_none (m->l1_bytes_per_clk);
     bank_memo_init (&h->banks, m->smem_banks, 4);
     h->sm = g_new0 (SmMem, n_sm);
     for (int i = 0; i < n_sm; i++) {

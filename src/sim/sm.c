@@ -24,7 +24,6 @@ typedef struct {
      * most of a memory-bound sub-partition's.  sp_open keeps it. */
     guint8 *open;
     int n;
-    Cycle tick_at;         /* the pending tick; CYCLE_NEVER: asleep */
     PipeSet pipes;
     SchedState sched;
     RegfileCache rf;            /* the register-file reuse cache */
@@ -58,6 +57,9 @@ struct Sm {
     int n_sp;
     RegfileShape rf;            /* banks 0: read ports not modelled */
     Sp sp[MAX_SP];
+    /* Each sub-partition's pending tick (CYCLE_NEVER: asleep), side by
+     * side: sm_tick reads them all every tick. */
+    Cycle sp_tick_at[MAX_SP];
     LsuQueue *lg;
     LsuQueue *mio;
     MemSys *mem;
@@ -117,10 +119,9 @@ sm_wake (Sm *sm, Cycle at)
 static void
 sp_wake (Sm *sm, int i, Cycle at)
 {
-    Sp *sp = &sm->sp[i];
-    if (at >= sp->tick_at)
+    if (at >= sm->sp_tick_at[i])
         return;
-    sp->tick_at = at;
+    sm->sp_tick_at[i] = at;
     sm_wake (sm, at);
 }
 
@@ -244,7 +245,7 @@ sp_tick (Sm *sm, int i, Cycle now)
     Warp *eligible[sm->n_slots > 0 ? sm->n_slots : 1];
     Cycle wake = CYCLE_NEVER;
 
-    sp->tick_at = CYCLE_NEVER;
+    sm->sp_tick_at[i] = CYCLE_NEVER;
     int n = scan (sm, sp, now, eligible, &wake);
     if (n == 0) {
         sp_wake (sm, i, wake);
@@ -278,11 +279,11 @@ sm_tick (void *ctx, guint64 unused, Cycle now)
     int i = (n & (n - 1)) == 0 ? (int) (now & (Cycle) (n - 1))
                                : (int) (now % (Cycle) n);
     for (int k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0)
-        if (sm->sp[i].tick_at == now)
+        if (sm->sp_tick_at[i] == now)
             sp_tick (sm, i, now);
     Cycle next = CYCLE_NEVER;
     for (int k = 0; k < n; k++)
-        next = MIN (next, sm->sp[k].tick_at);
+        next = MIN (next, sm->sp_tick_at[k]);
     sm_wake (sm, next);
 }
 
@@ -698,7 +699,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     for (int i = 0; i < sm->n_sp; i++) {
         sm->sp[i].warps = g_new0 (Warp *, sm->n_slots);
         sm->sp[i].open = g_new0 (guint8, sm->n_slots);
-        sm->sp[i].tick_at = CYCLE_NEVER;
+        sm->sp_tick_at[i] = CYCLE_NEVER;
         pipe_init (&sm->sp[i].pipes, spec);
         regfile_cache_init (&sm->sp[i].rf);
         sched_init (&sm->sp[i].sched);
