@@ -122,3 +122,37 @@ Test (cache, an_emptied_way_is_filled_before_the_lru_one)
     cr_expect (present (c, 2) && present (c, 3) && present (c, 9) &&
                present (c, 10));
 }
+
+/* A hashed cache (the L2's) puts line n in set ((n x 0x9E3779B97F4A7C15
+ * mod 2^64) >> 24) mod sets, the function cache.c documents: computed
+ * here with a plain modulo, over 40-bit hashes.  3 sets x 2 ways: of the
+ * first three lines that hash to set 0, the third evicts the first; a
+ * line of another set evicts nothing there. */
+static guint64
+hashed_set (guint64 line, guint64 sets)
+{
+    return ((line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24) % sets;
+}
+
+Test (cache, hashed_sets_follow_the_documented_hash)
+{
+    g_autoptr (Cache) c = cache_new (3 * 2 * 128, 128, 32, 2, TRUE);
+    guint64 same[3], other = 0, ev;
+    int n = 0;
+    for (guint64 l = 1; n < 3; l++)
+        if (hashed_set (l, 3) == 0)
+            same[n++] = l;
+    for (guint64 l = 1; other == 0; l++)
+        if (hashed_set (l, 3) != 0)
+            other = l;
+    cr_assert_gt ((same[0] * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24,
+                  G_MAXUINT32, "the hashes are past 32 bits");
+    fill (c, same[0], 0, &ev);
+    fill (c, same[1], 0, &ev);
+    fill (c, other, 0, &ev);
+    cr_expect (present (c, same[0]) && present (c, same[1]));
+    fill (c, same[2], 0, &ev);     /* same[0] was touched first: LRU */
+    cr_expect (!present (c, same[0]));
+    cr_expect (present (c, same[1]) && present (c, same[2]) &&
+               present (c, other));
+}
