@@ -19,5 +19,5 @@ fi
 $CC -std=gnu11 -O1 -I"$header" -I"$top_srcdir/src" -I"$top_srcdir" -I. \
     $(pkg-config --cflags glib-2.0) -o "$work/crosscheck" \
     "$top_srcdir/tests/occ-crosscheck.c" "$LIBSMSIM" \
-    $(pkg-config --libs json-glib-1.0 gio-unix-2.0 glib-2.0) ${SAN_LDFLAGS:-} -lm
+    $(pkg-config --libs json-glib-1.0 gio-unix-2.0 glib-2.0) ${LINK_FLAGS:-} -lm
 "$work/crosscheck"

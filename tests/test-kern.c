@@ -248,8 +248,8 @@ tally_iteration (const KernInstance *k, int warp, guint64 iter,
     g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, warp, iterations);
     const Instr *in;
     while ((in = instr_stream_next (s)) != NULL) {
-        int seg;
-        guint64 at;
+        int seg = -1;
+        guint64 at = 0;
         cr_assert (kgen_stream_position (s, &seg, &at));
         if (seg == KGEN_BODY && at == iter)
             tally (in->op, in->width, m);
@@ -390,9 +390,9 @@ Test (kern, sgemm11_block_accesses)
         int lds_in_iter = 0;
         guint64 last_iter = G_MAXUINT64;
         while ((in = instr_stream_next (s)) != NULL) {
-            int seg;
-            guint64 iter;
-            kgen_stream_position (s, &seg, &iter);
+            int seg = -1;
+            guint64 iter = 0;
+            cr_assert (kgen_stream_position (s, &seg, &iter));
             if (seg == KGEN_BODY && iter != last_iter) {
                 last_iter = iter;
                 lds_in_iter = 0;

@@ -4,7 +4,7 @@
 # is getrusage's ru_maxrss, which `--verbose` prints.  Skipped under the
 # sanitizers, whose allocators keep freed memory in quarantine.
 . "${top_srcdir:-.}/tests/cli/setup"
-case "${SAN_LDFLAGS:-}" in
+case "${LINK_FLAGS:-}" in
 *sanitize*)
     echo "skipped: peak memory is not the program's under sanitizers"
     exit 77 ;;
