@@ -155,7 +155,7 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
     g_assert (instr->width >= 1 && instr->width <= 16);
 
     const Banks b = { n_banks, bank_bytes,
-                      g_bit_nth_lsf ((gulong) bank_bytes, -1), instr->width,
+                      sim_log2 ((guint64) bank_bytes), instr->width,
                       (n_banks & (n_banks - 1)) == 0 };
     /* A lane access of k words; a phase serves n_banks / k lanes, so a
      * conflict-free phase delivers at most one word per bank. */

@@ -218,8 +218,8 @@ coal_access (const Instr *instr, int line_bytes, int sector_bytes,
     g_assert (instr->width >= 1 && instr->width <= line_bytes);
 
     Geometry g;
-    g.line_shift = g_bit_nth_lsf ((gulong) line_bytes, -1);
-    g.sector_shift = g_bit_nth_lsf ((gulong) sector_bytes, -1);
+    g.line_shift = sim_log2 ((guint64) line_bytes);
+    g.sector_shift = sim_log2 ((guint64) sector_bytes);
     g.last_sector = (line_bytes >> g.sector_shift) - 1;
 
     out->sectors = 0;

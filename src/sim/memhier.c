@@ -276,7 +276,7 @@ per_cycle (const GpuSpec *spec, double gbytes_per_s)
 static int
 log2_or_none (int n)
 {
-    return n > 0 && (n & (n - 1)) == 0 ? g_bit_nth_lsf ((gulong) n, -1) : -1;
+    return n > 0 && (n & (n - 1)) == 0 ? sim_log2 ((guint64) n) : -1;
 }
 
 MemSys *

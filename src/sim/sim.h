@@ -30,4 +30,12 @@ sim_popcount32 (guint32 x)
     return (int) ((x * 0x01010101u) >> 24);
 }
 
+/* log2 of a power of two x > 0.  Not g_bit_nth_lsf: GLib's is a loop a
+ * bit at a time, and the coalescer asked it twice per request. */
+static inline int
+sim_log2 (guint64 x)
+{
+    return __builtin_ctzll (x);
+}
+
 #endif
