@@ -3,6 +3,9 @@
  */
 #include "config.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #include "models/kgen.h"
 
 KProgram *
@@ -282,7 +285,12 @@ InstrStream *
 kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
                  guint64 iterations)
 {
-    KStream *s = g_new0 (KStream, 1);
+    /* Zeroed up to its instruction's lane addresses, which an explicit
+     * address writes, all 32, before anything reads them: a stream
+     * opens for every warp launched, and clearing them too cost the
+     * copy benchmark (a launch every 48 instructions) about 5 %. */
+    KStream *s = g_malloc (sizeof *s);
+    memset (s, 0, offsetof (KStream, instr) + offsetof (Instr, addr));
     s->base.ops = &kstream_ops;
     s->p = p;
     s->block = block;
