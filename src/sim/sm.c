@@ -53,6 +53,7 @@ struct Sm {
     Warp *warps;           /* by warp slot */
     WarpCold *cold;        /* by warp slot */
     gboolean *slot_used;
+    int first_free;        /* every slot below it is used */
     Block *blocks;         /* work.max_blocks of them */
     int n_sp;
     RegfileShape rf;            /* banks 0: read ports not modelled */
@@ -523,6 +524,7 @@ retire (Sm *sm, Warp *w, Cycle at)
     warp_clear (w);
     close_mirrors (sm, w->slot);
     sm->slot_used[w->slot] = FALSE;
+    sm->first_free = MIN (sm->first_free, w->slot);
     if (++b->retired < sm->warps_per_block)
         return;
     b->used = FALSE;
@@ -556,9 +558,11 @@ warp_exit (Sm *sm, Warp *w, Cycle now)
 static int
 free_slot (Sm *sm)
 {
-    for (int s = 0; s < sm->n_slots; s++)
-        if (!sm->slot_used[s])
+    for (int s = sm->first_free; s < sm->n_slots; s++)
+        if (!sm->slot_used[s]) {
+            sm->first_free = s + 1;
             return s;
+        }
     g_assert_not_reached ();
 }
 
