@@ -169,8 +169,9 @@ measure_stream (const char *name, const char *gpu, const char *const *sets,
 }
 
 /* The copy on the a6000 cut to the other cases' N_SM SMs, and on every
- * SM of the a100 (whose 108 L1s and 40 MB L2 of tags outgrow the host's
- * caches: a whole-GPU figure, not the core's). */
+ * SM of the a100 (a whole-GPU figure, not the core's: the rate falls
+ * with the SM count, each SM's L1 tags and warps crowding the host's
+ * caches). */
 static void
 measure_streams (void)
 {
