@@ -109,30 +109,44 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
             (double) total.warp_instructions / (double) total.cycles / N_SM);
 }
 
-/* The `loaduse` kernel model over 'footprint' bytes, exactly, on the
- * a6000 cut to N_SM SMs: 48 one-warp blocks each (all it holds). */
+/* Kernel model 'kernel' at 'size' ('params', NULL-ended, or NULL) on
+ * preset 'gpu' ('sets' applied), simulated exactly; '*seconds' gets its
+ * wall time.  FALSE, said on standard error, if it did not run. */
+static gboolean
+run_exactly (const char *gpu, const char *const *sets, const char *kernel,
+             gint64 size, const char *const *params, RunResult *r,
+             double *seconds)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) preset = preset_load (gpu, NULL, sets, &error);
+    g_autoptr (KernInstance) k = NULL;
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    if (preset != NULL)
+        k = kern_instance_new (kern_find (kernel), preset_spec (preset), size,
+                               params, &error);
+    double t0 = now_seconds ();
+    if (k == NULL || !run_kernel (preset_spec (preset), k, &o, r, &error)) {
+        fprintf (stderr, "sim-rate: %s\n", error->message);
+        return FALSE;
+    }
+    *seconds = now_seconds () - t0;
+    return TRUE;
+}
+
+/* The `loaduse` kernel model over 'footprint' bytes on the a6000 cut to
+ * N_SM SMs: 48 one-warp blocks each (all it holds). */
 static void
 measure_hier (const char *name, gint64 footprint)
 {
-    g_autoptr (GError) error = NULL;
     g_autofree char *sms = g_strdup_printf ("device.sm_count=%d", N_SM);
     const char *sets[] = { sms, NULL };
-    g_autoptr (Preset) preset = preset_load ("a6000", NULL, sets, &error);
     g_autofree char *fp = g_strdup_printf ("FOOTPRINT=%" G_GINT64_FORMAT,
                                            footprint);
     const char *params[] = { "ITERS=4000", fp, NULL };
-    g_autoptr (KernInstance) k = NULL;
-    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
     RunResult r;
-    if (preset != NULL)
-        k = kern_instance_new (kern_find ("loaduse"), preset_spec (preset),
-                               48 * N_SM, params, &error);
-    double t0 = now_seconds ();
-    if (k == NULL || !run_kernel (preset_spec (preset), k, &o, &r, &error)) {
-        fprintf (stderr, "sim-rate: %s\n", error->message);
+    double dt;
+    if (!run_exactly ("a6000", sets, "loaduse", 48 * N_SM, params, &r, &dt))
         return;
-    }
-    double dt = now_seconds () - t0;
     printf ("%-8s %10" G_GUINT64_FORMAT " warp instructions in %.3f s: "
             "%.1f million/s (%" G_GUINT64_FORMAT " events; L1 hits %.0f %%, "
             "L2 hits %.0f %%)\n", name, r.stats.warp_instructions, dt,
@@ -141,26 +155,15 @@ measure_hier (const char *name, gint64 footprint)
 }
 
 /* The `stream` kernel model (a copy, one float per thread) of 'floats'
- * through the whole hierarchy on preset 'gpu' ('sets' applied),
- * simulated exactly. */
+ * on preset 'gpu' ('sets' applied). */
 static void
 measure_stream (const char *name, const char *gpu, const char *const *sets,
                 gint64 floats)
 {
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) preset = preset_load (gpu, NULL, sets, &error);
-    g_autoptr (KernInstance) k = NULL;
-    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
     RunResult r;
-    if (preset != NULL)
-        k = kern_instance_new (kern_find ("stream"), preset_spec (preset),
-                               floats, NULL, &error);
-    double t0 = now_seconds ();
-    if (k == NULL || !run_kernel (preset_spec (preset), k, &o, &r, &error)) {
-        fprintf (stderr, "sim-rate: %s\n", error->message);
+    double dt;
+    if (!run_exactly (gpu, sets, "stream", floats, NULL, &r, &dt))
         return;
-    }
-    double dt = now_seconds () - t0;
     printf ("%-8s %10" G_GUINT64_FORMAT " warp instructions in %.3f s: "
             "%.1f million/s (%" G_GUINT64_FORMAT " events; %.0f GB/s of "
             "DRAM traffic simulated)\n", name, r.stats.warp_instructions,

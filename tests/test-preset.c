@@ -209,6 +209,9 @@ static const Bad bad[] = {
     /* A100: 4 sub-partitions x 16 FP32 lanes = 64 (whitepaper). */
     { "", "pipe.fma_lanes=32", "a100", PRESET_ERROR_INCONSISTENT,
       { "--set [pipe] fma_lanes = 32", "fp32_lanes = 64", "" } },
+    /* A line is an address's low bits: 96 bytes (3 sectors) is not. */
+    { "", "mem.l1_line_bytes=96", "a6000", PRESET_ERROR_INCONSISTENT,
+      { "--set [mem] l1_line_bytes = 96", "power of two", "" } },
     { "", "", "a1000", PRESET_ERROR_NOT_FOUND,
       { "unknown GPU 'a1000'", "a6000", "" } },
     { "", "", "/nonexistent/x.ini", PRESET_ERROR_NOT_FOUND,

@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include <math.h>
-
 #include <string.h>
 
 #include "models/fig.h"

@@ -178,7 +178,6 @@ kgen_count (const KProgram *p, int segment, InstrOp op)
     return n;
 }
 
-
 typedef struct {
     InstrStream base;
     const KProgram *p;

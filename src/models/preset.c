@@ -572,7 +572,15 @@ check_timing (const Preset *p, GError **error)
     const SpecPipe *pp = &p->spec.pipe;
     if (!p->spec.timing)
         return TRUE;
-    return require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
+    return require (p, (m->l1_sector_bytes & (m->l1_sector_bytes - 1)) == 0,
+                    "mem", "l1_sector_bytes",
+                    "must be a power of two (a sector is an address's low "
+                    "bits)", "mem", "l1_sector_bytes", error) &&
+           require (p, (m->l1_line_bytes & (m->l1_line_bytes - 1)) == 0,
+                    "mem", "l1_line_bytes",
+                    "must be a power of two (a line is an address's low "
+                    "bits)", "mem", "l1_line_bytes", error) &&
+           require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
                     "l1_line_bytes", "must be a whole number of sectors",
                     "mem", "l1_sector_bytes", error) &&
            require (p, pp->fma_lanes * p->spec.sm.sub_partitions ==

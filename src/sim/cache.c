@@ -37,7 +37,7 @@ struct Cache {
     guint64 clock;      /* touches so far: the LRU order */
     guint64 empty;      /* empty ways: once none, a miss looks for none */
     gboolean hashed;
-    guint64 set_magic;  /* for set_of's remainder by n_sets (0: none) */
+    guint64 set_magic;  /* for remainder40 (0: n_sets too large) */
     /* The last line found, to skip the scan when the same line comes
      * again (a warp's sectors of one line arrive one after another). */
     guint64 hit_line;
@@ -59,7 +59,7 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     g_assert (line_bytes / sector_bytes <= 32);
     c->assoc = assoc;
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
-    if (c->n_sets > 0 && c->n_sets <= G_MAXUINT32)
+    if (c->n_sets > 0 && c->n_sets <= 1u << 24)
         c->set_magic = G_MAXUINT64 / c->n_sets + 1;
     guint64 n_ways = MAX (c->n_sets, 1) * (guint64) assoc;
     /* Host-cache-line aligned, so a set of four ways or fewer spans as
@@ -82,26 +82,12 @@ cache_free (Cache *c)
     g_free (c);
 }
 
-/* h % n_sets for a 32-bit h, without a division (Lemire, Kaser and
- * Kurz, "Faster remainder by direct computation", 2019: exact for
- * 32-bit numerators and divisors). */
-static guint64
-remainder32 (const Cache *c, guint64 h)
-{
-#ifdef __SIZEOF_INT128__
-    guint64 low = c->set_magic * h;
-    return (guint64) (((unsigned __int128) low * c->n_sets) >> 64);
-#else
-    return h % c->n_sets;
-#endif
-}
-
-/* h % n_sets for h < 2^40 and n_sets <= 2^24 (the hash below: 40 bits;
- * every real L2), by the quotient: with M = set_magic = 2^64 / n_sets
- * + e (0 < e <= 1), h M / 2^64 exceeds h / n_sets by less than 2^-24
- * <= 1 / n_sets, too little to reach the next integer, so its floor is
- * the quotient.  A 64-bit division per L2 access was 3 % of a
- * DRAM-bound stream. */
+/* h % n_sets for h < 2^40 and n_sets <= 2^24 (the L2's hash below
+ * has 40 bits; L1 line numbers fit too), by the quotient: with M =
+ * set_magic = 2^64 / n_sets + e (0 < e <= 1), h M / 2^64 exceeds
+ * h / n_sets by less than 2^-24 <= 1 / n_sets, too little to reach the
+ * next integer, so its floor is the quotient.  A 64-bit division per
+ * lookup was 3 % of a DRAM-bound stream. */
 static guint64
 remainder40 (const Cache *c, guint64 h)
 {
@@ -124,12 +110,8 @@ set_of (const Cache *c, guint64 line)
     guint64 h = c->hashed
                     ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
                     : line;
-    if (c->set_magic == 0)
-        return h % c->n_sets;
-    if (h <= G_MAXUINT32)
-        return remainder32 (c, h);
-    return h >> 40 == 0 && c->n_sets <= 1u << 24 ? remainder40 (c, h)
-                                                 : h % c->n_sets;
+    return c->set_magic != 0 && h >> 40 == 0 ? remainder40 (c, h)
+                                             : h % c->n_sets;
 }
 
 static guint64 *

@@ -24,7 +24,7 @@ typedef struct {
     int n_sm;
     SmMem *sm;
     int n_slots;
-    int line_shift;          /* log2 (l1_line_bytes), or -1 */
+    int line_shift;          /* log2 (l1_line_bytes): a power of two (coal.h) */
     int tags_shift;          /* log2 (l1_tags_per_clk), or -1 */
     int bytes_shift;         /* log2 (l1_bytes_per_clk), or -1 */
     Cache *l2;
@@ -186,13 +186,6 @@ l1_busy (const MemHier *h, const CoalResult *c)
     return MAX (1, MAX (tags, bytes));
 }
 
-static guint64
-line_of (const MemHier *h, guint64 addr)
-{
-    return h->line_shift >= 0 ? addr >> h->line_shift
-                              : addr / (guint64) h->spec->mem.l1_line_bytes;
-}
-
 static Cycle
 global_access (MemHier *h, const MemRequest *req, Cycle now)
 {
@@ -212,7 +205,7 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     Cycle per_line = n > 1 ? busy / n : 0, part = n > 1 ? busy % n : 0;
     Cycle at = now, acc = 0;
     for (int i = 0; i < c.lines; i++) {
-        guint64 line = line_of (h, c.line_addr[i]);
+        guint64 line = c.line_addr[i] >> h->line_shift;
         Cycle t = store ? store_line (h, s, line, c.line_sectors[i], at)
                         : load_line (h, s, line, c.line_sectors[i], at);
         done = MAX (done, t);
@@ -290,7 +283,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->q = q;
     h->n_sm = n_sm;
     h->n_slots = m->l1_miss_slots;
-    h->line_shift = log2_or_none (m->l1_line_bytes);
+    h->line_shift = sim_log2 ((guint64) m->l1_line_bytes);
     h->tags_shift = log2_or_none (m->l1_tags_per_clk);
     h->bytes_shift = log2_or_none (m->l1_bytes_per_clk);
     bank_memo_init (&h->banks, m->smem_banks, 4);
