@@ -16,13 +16,15 @@ struct Probe {
     int waves;
     guint64 window;
     Wave *wave;
+    guint64 n_blocks;
+    Wave *block;           /* the same, block by block */
     const Gpu *gpu;
     ProbeFirstWaveFn first;
     void *first_ctx;
 };
 
 Probe *
-probe_new (guint64 per_wave, int waves, guint64 window)
+probe_new (guint64 per_wave, int waves, guint64 window, guint64 blocks)
 {
     Probe *p = g_new0 (Probe, 1);
     g_assert (per_wave >= 1 && waves >= 1);
@@ -32,6 +34,8 @@ probe_new (guint64 per_wave, int waves, guint64 window)
     p->wave = g_new0 (Wave, waves);
     for (int j = 0; j < waves; j++)
         p->wave[j].at = g_array_new (FALSE, FALSE, sizeof (Cycle));
+    p->n_blocks = blocks;
+    p->block = g_new0 (Wave, blocks);
     return p;
 }
 
@@ -42,7 +46,11 @@ probe_free (Probe *p)
         return;
     for (int j = 0; j < p->waves; j++)
         g_array_free (p->wave[j].at, TRUE);
+    for (guint64 b = 0; b < p->n_blocks; b++)
+        if (p->block[b].at != NULL)
+            g_array_free (p->block[b].at, TRUE);
     g_free (p->wave);
+    g_free (p->block);
     g_free (p);
 }
 
@@ -59,16 +67,22 @@ probe_on_first_wave (Probe *p, ProbeFirstWaveFn fn, void *ctx)
     p->first_ctx = ctx;
 }
 
-Cycle
-probe_entered (const Probe *p, int wave, guint64 iteration)
+/* When 'v' had done 'iteration' iterations. */
+static Cycle
+entered (const Probe *p, const Wave *v, guint64 iteration)
 {
-    g_assert (wave >= 0 && wave < p->waves);
     g_assert (iteration >= 1 && iteration <= p->window);
-    const Wave *v = &p->wave[wave];
     guint64 n = iteration * v->opened;
     if (n == 0 || n > v->at->len)
         return CYCLE_NEVER;
     return g_array_index (v->at, Cycle, n - 1);
+}
+
+Cycle
+probe_entered (const Probe *p, int wave, guint64 iteration)
+{
+    g_assert (wave >= 0 && wave < p->waves);
+    return entered (p, &p->wave[wave], iteration);
 }
 
 guint
@@ -76,6 +90,28 @@ probe_warps (const Probe *p, int wave)
 {
     g_assert (wave >= 0 && wave < p->waves);
     return p->wave[wave].opened;
+}
+
+/* Block 'block''s record; one it never watched has no warps. */
+static const Wave *
+block_of (const Probe *p, guint64 block)
+{
+    static const Wave none = { NULL, 0 };
+    g_assert (block < p->n_blocks);
+    return p->block[block].at != NULL ? &p->block[block] : &none;
+}
+
+Cycle
+probe_block_entered (const Probe *p, guint64 block, guint64 iteration)
+{
+    const Wave *v = block_of (p, block);
+    return v->opened > 0 ? entered (p, v, iteration) : CYCLE_NEVER;
+}
+
+guint
+probe_block_warps (const Probe *p, guint64 block)
+{
+    return block_of (p, block)->opened;
 }
 
 /* Entries of 'v' before 'at' (its times are in order). */
@@ -94,6 +130,16 @@ entries_before (const Wave *v, Cycle at)
 }
 
 guint64
+probe_block_entries_between (const Probe *p, guint64 block, Cycle from,
+                             Cycle to)
+{
+    const Wave *v = block_of (p, block);
+    if (v->opened == 0)
+        return 0;
+    return entries_before (v, to) - entries_before (v, from);
+}
+
+guint64
 probe_entries_between (const Probe *p, Cycle from, Cycle to)
 {
     guint64 n = 0;
@@ -102,12 +148,13 @@ probe_entries_between (const Probe *p, Cycle from, Cycle to)
     return n;
 }
 
-/* A warp of 'wave' entered one more iteration now. */
+/* A warp of block 'block', of 'wave', entered one more iteration now. */
 static void
-enter (Probe *p, int wave)
+enter (Probe *p, guint64 block, int wave)
 {
     Cycle now = gpu_cycles (p->gpu);
     Wave *v = &p->wave[wave];
+    g_array_append_val (p->block[block].at, now);
     g_array_append_val (v->at, now);
     if (wave == 0 && p->first != NULL && v->at->len % v->opened == 0)
         p->first (p->first_ctx, v->at->len / v->opened, now);
@@ -117,6 +164,7 @@ typedef struct {
     InstrStream base;
     InstrStream *inner;
     Probe *p;
+    guint64 block;
     int wave;
     gint64 at;             /* the iteration it stands in (-1: prologue) */
 } Watched;
@@ -133,7 +181,7 @@ watched_next (InstrStream *s)
          * epilogue: each warp makes 'window' entries, in order. */
         w->at = i;
         if (i >= 1)
-            enter (w->p, w->wave);
+            enter (w->p, w->block, w->wave);
     }
     return in;
 }
@@ -155,8 +203,13 @@ probe_wrap (Probe *p, InstrStream *inner, guint64 block)
     w->base.ops = &watched_ops;
     w->inner = inner;
     w->p = p;
+    g_assert (block < p->n_blocks);
+    w->block = block;
     w->wave = (int) MIN (block / p->per_wave, (guint64) p->waves - 1);
     w->at = -1;
     p->wave[w->wave].opened++;
+    if (p->block[block].at == NULL)
+        p->block[block].at = g_array_new (FALSE, FALSE, sizeof (Cycle));
+    p->block[block].opened++;
     return &w->base;
 }

@@ -29,7 +29,9 @@ typedef struct Probe Probe;
  * by the count of the warps it opened so far, at 'at'. */
 typedef void (*ProbeFirstWaveFn) (void *ctx, guint64 iteration, Cycle at);
 
-Probe *probe_new (guint64 per_wave, int waves, guint64 window);
+/* For a run of 'blocks' blocks (ids below it). */
+Probe *probe_new (guint64 per_wave, int waves, guint64 window,
+                  guint64 blocks);
 void probe_free (Probe *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, probe_free)
 
@@ -51,5 +53,13 @@ guint probe_warps (const Probe *p, int wave);
  * cycles in [from, to): the work the SMs did then, whichever wave it
  * was for. */
 guint64 probe_entries_between (const Probe *p, Cycle from, Cycle to);
+
+/* The same, block by block: a block's iterations count as a wave's
+ * (done i when its warps made i x its warps entries); one it did not
+ * watch has no warps and never entered. */
+Cycle probe_block_entered (const Probe *p, guint64 block, guint64 iteration);
+guint probe_block_warps (const Probe *p, guint64 block);
+guint64 probe_block_entries_between (const Probe *p, guint64 block,
+                                     Cycle from, Cycle to);
 
 #endif

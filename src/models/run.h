@@ -4,15 +4,16 @@
  * DRAM, and the figures `smsim run` reports.
  *
  * Sampling (DESIGN.md principle 5): every block of a matmul does the same
- * work, so a big launch is simulated wave by wave on the whole GPU for a
- * window of its main loop.  The window doubles (2, 4, 8, ... iterations,
- * at most 128) until the cycles one more iteration costs, measured
- * between the last two windows, change by less than 1 % twice running:
- * the wave's time and counters are then extrapolated linearly to the
- * full loop.  The later waves are measured in a short window (one, two
- * and four waves of 8 iterations) and their remaining iterations
- * extrapolated at the first wave's cost; a partial last wave likewise,
- * at its own cost (run.c says why).
+ * work, so a big launch is simulated on the whole GPU (four SMs in full,
+ * the others mirroring them: gpu.h) for its first waves and its partial
+ * last wave, each block's main loop cut to a window of at most 64
+ * iterations.  The window is cut shorter where the first wave's cost of
+ * one more iteration settles early (within 2 % twice running, from 16
+ * iterations on).  Each block's remaining iterations are extrapolated at
+ * the rate its SM did iterations in the window, the run ending with its
+ * last SM; the full waves past the run's, from what the run's later
+ * waves added (one block per SM) or at the first wave's rate (more).
+ * run.c says why.
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H
