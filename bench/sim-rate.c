@@ -71,30 +71,30 @@ now_seconds (void)
     return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* 'n_sm' SMs of 'spec' running 'wl' ('threads' a block) on one event
+ * queue and a memory of fixed latency. */
 static void
-measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
-         Cycle latency)
+measure_on (const char *name, const GpuSpec *spec, int n_sm, SmWorkload *wl,
+            int threads, Cycle latency)
 {
     g_autoptr (EvqQueue) q = evq_new ();
     g_autoptr (MemSys) mem = memfixed_new (q, latency, 23);
     OccLaunch l = { threads, 32, 0, 0, -1 };
     OccResult occ;
-    Sm *sms[N_SM];
+    g_autofree Sm **sms = g_new0 (Sm *, n_sm);
     SimStats total = { 0 };
 
     occ_compute (spec, &l, &occ);
-    SmWorkload wl = { .threads_per_block = threads,
-                      .max_blocks = occ.blocks_per_sm,
-                      .next_block = next_block, .open_warp = open_warp,
-                      .ctx = b };
-    for (int i = 0; i < N_SM; i++) {
-        sms[i] = sm_new (spec, i, q, mem, &wl);
+    wl->threads_per_block = threads;
+    wl->max_blocks = occ.blocks_per_sm;
+    for (int i = 0; i < n_sm; i++) {
+        sms[i] = sm_new (spec, i, q, mem, wl);
         sm_start (sms[i], 0);
     }
     double t0 = now_seconds ();
     evq_run (q);
     double dt = now_seconds () - t0;
-    for (int i = 0; i < N_SM; i++) {
+    for (int i = 0; i < n_sm; i++) {
         SimStats s;
         sm_stats (sms[i], evq_now (q), &s);
         stats_add (&total, &s);
@@ -106,7 +106,16 @@ measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
             name, total.warp_instructions, dt,
             total.warp_instructions / dt / 1e6, evq_processed (q),
             (double) evq_processed (q) / (double) total.warp_instructions,
-            (double) total.warp_instructions / (double) total.cycles / N_SM);
+            (double) total.warp_instructions / (double) total.cycles / n_sm);
+}
+
+static void
+measure (const char *name, const GpuSpec *spec, Bench *b, int threads,
+         Cycle latency)
+{
+    SmWorkload wl = { .next_block = next_block, .open_warp = open_warp,
+                      .ctx = b };
+    measure_on (name, spec, N_SM, &wl, threads, latency);
 }
 
 /* Kernel model 'kernel' at 'size' ('params', NULL-ended, or NULL) on
@@ -171,17 +180,109 @@ measure_stream (const char *name, const char *gpu, const char *const *sets,
             (double) r.dram_bytes / (r.time_ms * 1e-3) / 1e9);
 }
 
+/* A kernel model's blocks, in order, to whichever SM asks. */
+typedef struct {
+    const KernInstance *k;
+    guint64 next;
+} KernBlocks;
+
+static gboolean
+next_kern_block (void *ctx, int sm, guint64 *block)
+{
+    KernBlocks *b = ctx;
+    (void) sm;
+    if (b->next == kern_blocks (b->k))
+        return FALSE;
+    *block = b->next++;
+    return TRUE;
+}
+
+static InstrStream *
+open_kern_warp (void *ctx, guint64 block, int warp)
+{
+    KernBlocks *b = ctx;
+    return kern_open_warp (b->k, block, warp);
+}
+
+/* The `stream` copy of 'floats' on every SM of 'gpu' as `stream` runs
+ * it, but against a memory of fixed latency (the preset's DRAM
+ * latency) instead of the hierarchy: the same SMs, warps and launches,
+ * so that the two differ by what the memory hierarchy costs alone. */
+/* The `compute` case's program: 8 independent FFMAs, R1 and R2 kept
+ * in the reuse cache. */
+static void
+compute_program (Bench *b)
+{
+    b->n = 8;
+    for (int k = 0; k < 8; k++) {
+        instr_init (&b->prog[k], INSTR_FFMA);
+        b->prog[k].dst = (guint8) (10 + k);
+        b->prog[k].src[0] = 1;
+        b->prog[k].src[1] = 2;
+        b->prog[k].src[2] = (guint8) (10 + k);
+        b->prog[k].reuse = 0x3;
+    }
+}
+
+/* Independent FFMAs (the `compute` case's program) on every SM of
+ * 'gpu', each full of blocks of 256 threads: the compute-bound rate on
+ * as many SMs as the copy below runs on. */
+static void
+measure_compute_on (const char *name, const char *gpu)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) preset = preset_load (gpu, NULL, NULL, &error);
+    if (preset == NULL) {
+        fprintf (stderr, "sim-rate: %s\n", error->message);
+        return;
+    }
+    const GpuSpec *spec = preset_spec (preset);
+    int n_sm = spec->device.sm_count;
+    Bench b = { .repeat = 200,
+                .blocks_left = (guint64) n_sm *
+                               (guint64) (spec->sm.max_threads / 256) };
+    compute_program (&b);
+    SmWorkload wl = { .next_block = next_block, .open_warp = open_warp,
+                      .ctx = &b };
+    measure_on (name, spec, n_sm, &wl, 256, 500);
+}
+
+static void
+measure_stream_core (const char *name, const char *gpu, gint64 floats)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) preset = preset_load (gpu, NULL, NULL, &error);
+    g_autoptr (KernInstance) k = NULL;
+    if (preset != NULL)
+        k = kern_instance_new (kern_find ("stream"), preset_spec (preset),
+                               floats, NULL, &error);
+    if (k == NULL) {
+        fprintf (stderr, "sim-rate: %s\n", error->message);
+        return;
+    }
+    const GpuSpec *spec = preset_spec (preset);
+    KernBlocks b = { k, 0 };
+    SmWorkload wl = { .next_block = next_kern_block,
+                      .open_warp = open_kern_warp, .ctx = &b };
+    measure_on (name, spec, spec->device.sm_count, &wl, k->threads,
+                (Cycle) spec->mem.dram_latency_cycles);
+}
+
 /* The copy on the a6000 cut to the other cases' N_SM SMs, and on every
- * SM of the a100 (a whole-GPU figure, not the core's: the rate falls
- * with the SM count, each SM's L1 tags and warps crowding the host's
- * caches). */
+ * SM of the a100, beside the compute-bound rate on as many SMs and the
+ * same copy against a fixed-latency memory: the rate falls with the SM
+ * count for compute too (each SM's warps and tags crowding the host's
+ * caches), so the whole-GPU copy compares with the whole-GPU compute
+ * case, and with its own core without the hierarchy. */
 static void
 measure_streams (void)
 {
     g_autofree char *sms = g_strdup_printf ("device.sm_count=%d", N_SM);
     const char *sets[] = { sms, NULL };
     measure_stream ("copy", "a6000", sets, 4 << 20);
+    measure_compute_on ("compute-a100", "a100");
     measure_stream ("stream", "a100", NULL, 16 << 20);
+    measure_stream_core ("stream-core", "a100", 16 << 20);
 }
 
 int
@@ -213,14 +314,7 @@ main (int argc, char **argv)
     }
     const GpuSpec *spec = preset_spec (preset);
     Bench compute = { .n = 8, .repeat = 2000, .blocks_left = N_SM * 6 };
-    for (int k = 0; k < 8; k++) {
-        instr_init (&compute.prog[k], INSTR_FFMA);
-        compute.prog[k].dst = (guint8) (10 + k);
-        compute.prog[k].src[0] = 1;
-        compute.prog[k].src[1] = 2;
-        compute.prog[k].src[2] = (guint8) (10 + k);
-        compute.prog[k].reuse = 0x3;
-    }
+    compute_program (&compute);
     measure ("compute", spec, &compute, 256, 500);
 
     Bench memory = { .n = 2, .repeat = 4000, .blocks_left = N_SM * 6 };

@@ -118,8 +118,12 @@ lsu_push (LsuQueue *l, const Instr *instr, guint64 cookie, MemDone done,
         return;
     }
     Entry *e = &l->ring[(l->head + l->count) % l->depth];
-    memcpy (&e->instr, instr, instr->addr_mode == INSTR_ADDR_EXPLICIT
-                                  ? sizeof *instr : offsetof (Instr, addr));
+    /* Sizes the compiler knows: a variable one became a `rep movs`,
+     * slow to start, for the 32 bytes of a stride-form instruction. */
+    if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
+        memcpy (&e->instr, instr, sizeof *instr);
+    else
+        memcpy (&e->instr, instr, offsetof (Instr, addr));
     e->cookie = cookie;
     e->done = done;
     e->ctx = ctx;

@@ -497,10 +497,13 @@ sp_remove (Sm *sm, Warp *w)
     Sp *sp = &sm->sp[w->sp];
     int i = sm->pos[w->slot];
     g_assert (i < sp->n && sp->warps[i] == w);
+    /* A warp's slot is its place in sm->warps: the shift reads no Warp
+     * (reading each one's 'slot' was half of retiring, in host cache
+     * misses, on the 108-SM copy). */
     for (int k = i + 1; k < sp->n; k++) {
         sp->warps[k - 1] = sp->warps[k];
         sp->open[k - 1] = sp->open[k];
-        sm->pos[sp->warps[k - 1]->slot] = k - 1;
+        sm->pos[sp->warps[k - 1] - sm->warps] = k - 1;
     }
     sp->n--;
 }
