@@ -17,9 +17,14 @@
  *            that lives in L1, in L2, or in neither: the memory-bound
  *            streams issue 4 compares with `compute` (within a factor
  *            of two);
- *   stream:  the `stream` kernel model (a copy) through the whole memory
- *            hierarchy on all 108 SMs of the a100 preset: DRAM bound,
- *            and a block launch for every 48 instructions.
+ *   copy:    the `stream` kernel model (a copy) through the whole memory
+ *            hierarchy on the same 8 SMs: DRAM bound, and a block launch
+ *            for every 48 instructions;
+ *   stream:  the same copy on all 108 SMs of the a100 preset, beside
+ *            compute-a100 (the `compute` program on those 108 SMs: the
+ *            rate falls with the SM count for compute too) and
+ *            stream-core (the copy's SMs and launches against a fixed
+ *            latency instead of the hierarchy).
  */
 #include "config.h"
 
@@ -204,10 +209,6 @@ open_kern_warp (void *ctx, guint64 block, int warp)
     return kern_open_warp (b->k, block, warp);
 }
 
-/* The `stream` copy of 'floats' on every SM of 'gpu' as `stream` runs
- * it, but against a memory of fixed latency (the preset's DRAM
- * latency) instead of the hierarchy: the same SMs, warps and launches,
- * so that the two differ by what the memory hierarchy costs alone. */
 /* The `compute` case's program: 8 independent FFMAs, R1 and R2 kept
  * in the reuse cache. */
 static void
@@ -247,6 +248,10 @@ measure_compute_on (const char *name, const char *gpu)
     measure_on (name, spec, n_sm, &wl, 256, 500);
 }
 
+/* The `stream` copy of 'floats' on every SM of 'gpu' as `stream` runs
+ * it, but against a memory of fixed latency (the preset's DRAM
+ * latency) instead of the hierarchy: the same SMs, warps and launches,
+ * so that the two differ by what the memory hierarchy costs alone. */
 static void
 measure_stream_core (const char *name, const char *gpu, gint64 floats)
 {

@@ -29,7 +29,7 @@
  * global loads, the shared stores that wait for them, a barrier, the
  * shared loads and FFMAs of the inner product (each dot step's loads
  * issued while the previous step's FFMAs run), a barrier, the branch.
- * Lane addresses are the algorithm's, exactly.
+ * Lane addresses are the algorithm's, exactly (kern_sgemm_addr.c).
  *
  * Kernel 11 (double buffering, kernels/cuda/sgemm.cuh `sgemm11`) is
  * kernel 10's warptiling over two shared-memory stages, and an
@@ -39,14 +39,14 @@
  * plays one of the two load blocks (kgen's guards), so its row above
  * is a warp's path averaged over the two halves, as sassmix.py counts
  * it; neither half loads past K, and stage 1 is skipped when K / BK is
- * odd and the slice does not exist (see guard()).
+ * odd and the slice does not exist (see kern_sgemm_guard ()).
  */
 #include "config.h"
 
 #include <string.h>
 
 #include "models/kern_regs.h"
-#include "models/kgen.h"
+#include "models/kern_sgemm.h"
 
 enum {
     P_BM, P_BN, P_BK, P_TM, P_TN, P_WM, P_WN, P_WNITER, P_THREADS, N_P
@@ -62,288 +62,6 @@ enum {
     R_ADDR = 224,     /* address registers */
     R_TMP = 240
 };
-
-/* Address selectors. */
-enum {
-    AD_NONE,
-    AD_A_ROW,         /* kernel 1: A[x][k], x = lane's row */
-    AD_B_BCAST,       /* kernel 1: B[k][y], one y per warp */
-    AD_A_BCAST,       /* kernel 2: A[row][k], one row per warp */
-    AD_B_ROW,         /* kernel 2: B[k][y], y = lane's column */
-    AD_C,             /* the thread's C element(s) (arg: which) */
-    AD_A_TILE,        /* global A tile element(s) for load 'arg' */
-    AD_B_TILE,
-    AD_AS_STORE,      /* As element(s) for load 'arg' */
-    AD_BS_STORE,
-    AD_AS_LOAD,       /* As read 'arg' of the inner product */
-    AD_BS_LOAD
-};
-
-/* Kernel 11's operations carry, above bit ARG_SHIFT of their argument,
- * the shared-memory stage they touch (shared loads and stores) or the
- * slice of K they load, counted from the iteration's first (global
- * tile loads: 0 and 1 in the prologue, 2 and 3 in the loop). */
-#define ARG_SHIFT 12
-#define ARG_LOW(arg) ((arg) & ((1 << ARG_SHIFT) - 1))
-
-/* Kernel 11's guard selectors: GD_LOAD + s guards the loads of the
- * slice s past the iteration's first, GD_COMPUTE + s its inner
- * product. */
-enum { GD_NONE, GD_LOAD = 1, GD_COMPUTE = 5 };
-
-typedef struct {
-    int kernel;
-    int bm, bn, bk, tm, tn, wm, wn, wniter, threads;
-    int stages;                /* shared-memory stages: 2 for kernel 11 */
-    int loaders;               /* threads that load one tile: all, or a half */
-    guint64 slices;            /* BK slices of K */
-    guint64 m, n, k;
-    guint64 a, b, c;           /* base addresses of the matrices */
-    gint64 as_bytes;           /* As (all stages) then Bs in shared memory */
-    int bs_pitch;              /* floats per Bs row (BN + 5 for kernel 8) */
-} Sgemm;
-
-
-/* ------------------------------------------------------------------ */
-/* Who computes what                                                   */
-
-static void
-block_xy (guint64 grid_x, guint64 block, guint64 *bx, guint64 *by)
-{
-    *bx = block % grid_x;
-    *by = block / grid_x;
-}
-
-/* The row and column of the tile a block computes (the article's cRow,
- * cCol; kernel 3 takes cRow from blockIdx.x, the later ones from y). */
-static void
-block_tile (const Sgemm *g, guint64 bx, guint64 by, guint64 *row0,
-            guint64 *col0)
-{
-    if (g->kernel == 3) {
-        *row0 = bx * (guint64) g->bm;
-        *col0 = by * (guint64) g->bn;
-    } else {
-        *row0 = by * (guint64) g->bm;
-        *col0 = bx * (guint64) g->bn;
-    }
-}
-
-/* Thread 'tid''s first result row and column inside the block tile. */
-static void
-thread_tile (const Sgemm *g, int tid, int *r, int *c)
-{
-    switch (g->kernel) {
-    case 3:
-        *r = tid / 32;
-        *c = tid % 32;
-        return;
-    case 4:
-        *r = (tid / g->bn) * g->tm;
-        *c = tid % g->bn;
-        return;
-    case 10:
-    case 11: {
-        /* Warp tile WM x WN in WMITER x WNITER subtiles; a thread's
-         * first result in the first subtile. */
-        int warp = tid / 32, lane = tid % 32;
-        int wsubn = g->wn / g->wniter;
-        *r = (warp / (g->bn / g->wn)) * g->wm + (lane / (wsubn / g->tn)) * g->tm;
-        *c = (warp % (g->bn / g->wn)) * g->wn + (lane % (wsubn / g->tn)) * g->tn;
-        return;
-    }
-    default:
-        *r = (tid / (g->bn / g->tn)) * g->tm;
-        *c = (tid % (g->bn / g->tn)) * g->tn;
-        return;
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* Addresses                                                           */
-
-static gboolean
-vectorized (const Sgemm *g)
-{
-    return g->kernel >= 6;
-}
-
-/* Tile element that global load 'arg' of thread 'tid' reads (in
- * kernel 11 each half of the block loads whole tiles). */
-static void
-tile_elem (const Sgemm *g, gboolean is_a, int tid, int arg, int *r, int *c)
-{
-    int cols = is_a ? g->bk : g->bn;
-    int per = vectorized (g) ? 4 : 1;
-    int per_row = cols / per;
-    int rows_per_pass = g->loaders / per_row;
-    tid %= g->loaders;
-    *r = tid / per_row + arg * rows_per_pass;
-    *c = (tid % per_row) * per;
-}
-
-/* Where shared-memory stage 'stage' of As or Bs starts, from the
- * tile's own start. */
-static guint64
-stage_offset (const Sgemm *g, gboolean is_a, int stage)
-{
-    return (guint64) stage * (guint64) (is_a ? g->bm * g->bk
-                                             : g->bk * g->bs_pitch) * 4;
-}
-
-static guint64
-as_addr (const Sgemm *g, int r, int c)
-{
-    /* Kernel 6 on stores As transposed: As[c][r]. */
-    return vectorized (g) ? (guint64) (c * g->bm + r) * 4
-                          : (guint64) (r * g->bk + c) * 4;
-}
-
-static guint64
-bs_addr (const Sgemm *g, int r, int c)
-{
-    guint64 base = (guint64) g->as_bytes;
-    if (g->kernel == 7) {
-        /* Linearized: element (k, tc * 8 + i) at (k * 8 + i) * 16 + tc. */
-        int tc = c / g->tn, i = c % g->tn;
-        return base + (guint64) ((r * g->tn + i) * (g->bn / g->tn) + tc) * 4;
-    }
-    return base + (guint64) (r * g->bs_pitch + c) * 4;
-}
-
-/* Kernel 10's subtiles along M: the warp tile holds WMITER x WNITER
- * subtiles of TM x TN results per thread. */
-static int
-wmiter (const Sgemm *g)
-{
-    return MAX (1, g->wm * g->wn / (32 * g->tm * g->tn * g->wniter));
-}
-
-/* Lane address of inner-product read 'arg' for thread 'tid': 'arg'
- * encodes the dot step and the piece (see the body builders). */
-static guint64
-inner_read (const Sgemm *g, gboolean is_a, int tid, int arg)
-{
-    int r0, c0, d = arg / 64, piece = arg % 64;
-    thread_tile (g, tid, &r0, &c0);
-    if (is_a) {
-        switch (g->kernel) {
-        case 3:  /* As[threadRow][d..d+3]: 4 dot steps per LDS.128 */
-            return as_addr (g, r0, d);
-        case 4:
-        case 5:  /* As[row r0 + i][4h]: i = piece / 2, h = piece % 2 */
-            return as_addr (g, r0 + piece / 2, (piece % 2) * 4);
-        case 10:
-        case 11: /* As[d][r0 + wSubRow * WSUBM + 4h], piece = wSubRow * 4 + h */
-            return (guint64) (d * g->bm + r0 + (piece / 4) * (g->wm / wmiter (g)) +
-                              (piece % 4) * 4) * 4;
-        default: /* transposed: As[d][r0 + 4 * piece] */
-            return (guint64) (d * g->bm + r0 + piece * 4) * 4;
-        }
-    }
-    switch (g->kernel) {
-    case 3:
-    case 4:  /* Bs[d][c0] */
-        return bs_addr (g, d, c0);
-    case 7:  /* scalar reads of the linearized layout */
-        return bs_addr (g, d, c0 + piece);
-    case 10:
-    case 11: /* Bs[d][c0 + wSubCol * WSUBN + 4h], piece = wSubCol * 4 + h */
-        return bs_addr (g, d, c0 + (piece / 4) * (g->wn / g->wniter) +
-                                  (piece % 4) * 4);
-    default: /* Bs[d][c0 + 4 * piece] */
-        return bs_addr (g, d, c0 + piece * 4);
-    }
-}
-
-/* The C element(s) result 'arg' of thread 'tid' covers. */
-static guint64
-c_addr (const Sgemm *g, guint64 row0, guint64 col0, int tid, int arg)
-{
-    int r0, c0;
-    thread_tile (g, tid, &r0, &c0);
-    int per = vectorized (g) ? 4 : 1;
-    int cols = g->kernel == 3 ? 1 : g->kernel == 4 ? 1 : g->tn / per;
-    int i = arg / cols, j = (arg % cols) * per;
-    if (g->kernel >= 10) {
-        int wsubm = g->wm / wmiter (g), wsubn = g->wn / g->wniter;
-        int per_sub = g->tm * (g->tn / 4);
-        int sub = arg / per_sub, rest = arg % per_sub;
-        r0 += (sub / g->wniter) * wsubm + rest / (g->tn / 4);
-        c0 += (sub % g->wniter) * wsubn + (rest % (g->tn / 4)) * 4;
-        return g->c + ((row0 + (guint64) r0) * g->n + col0 + (guint64) c0) * 4;
-    }
-    return g->c + ((row0 + (guint64) (r0 + i)) * g->n + col0 + (guint64) (c0 + j)) * 4;
-}
-
-/* Each is a part that depends on the block and iteration alone plus
- * one that depends on the thread alone (kgen_program_new_lanes): kgen
- * tables the latter once (the divisions in thread_tile dominated
- * simulation before). */
-static guint64
-lane_addr (const KProgram *p, guint64 block, int tid, guint64 iter,
-           const KOp *op)
-{
-    const Sgemm *g = p->user;
-    guint64 bx, by, row0, col0;
-    int r, c;
-    block_xy (p->k->grid_x, block, &bx, &by);
-    block_tile (g, bx, by, &row0, &col0);
-    int warp = tid / 32, lane = tid % 32;
-    int arg = ARG_LOW (op->arg), above = op->arg >> ARG_SHIFT;
-    guint64 k0 = (iter * (guint64) g->stages + (guint64) above) *
-                 (guint64) (g->kernel <= 2 ? 16 : g->bk);
-    switch (op->addr) {
-    case AD_A_ROW:
-        return g->a + ((bx * 32 + (guint64) lane) * g->k + k0 + (guint64) op->arg) * 4;
-    case AD_B_BCAST:
-        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) warp) * 4;
-    case AD_A_BCAST:
-        return g->a + ((bx * 32 + (guint64) warp) * g->k + k0 + (guint64) op->arg) * 4;
-    case AD_B_ROW:
-        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) lane) * 4;
-    case AD_C:
-        if (g->kernel == 1)
-            return g->c + ((bx * 32 + (guint64) lane) * g->n + by * 32 + (guint64) warp) * 4;
-        if (g->kernel == 2)
-            return g->c + ((bx * 32 + (guint64) warp) * g->n + by * 32 + (guint64) lane) * 4;
-        return c_addr (g, row0, col0, tid, op->arg);
-    case AD_A_TILE:
-        tile_elem (g, TRUE, tid, arg, &r, &c);
-        return g->a + ((row0 + (guint64) r) * g->k + k0 + (guint64) c) * 4;
-    case AD_B_TILE:
-        tile_elem (g, FALSE, tid, arg, &r, &c);
-        return g->b + ((k0 + (guint64) r) * g->n + col0 + (guint64) c) * 4;
-    case AD_AS_STORE:
-        /* arg: load * 4 + component (transposed stores are scalar). */
-        tile_elem (g, TRUE, tid, arg / 4, &r, &c);
-        return stage_offset (g, TRUE, above) + as_addr (g, r, c + arg % 4);
-    case AD_BS_STORE:
-        tile_elem (g, FALSE, tid, arg / 4, &r, &c);
-        return stage_offset (g, FALSE, above) + bs_addr (g, r, c + arg % 4);
-    case AD_AS_LOAD:
-        return stage_offset (g, TRUE, above) + inner_read (g, TRUE, tid, arg);
-    case AD_BS_LOAD:
-        return stage_offset (g, FALSE, above) + inner_read (g, FALSE, tid, arg);
-    }
-    g_assert_not_reached ();
-}
-
-/* Kernel 11: does 'warp' play 'op' in iteration 'iter'?  Iteration i
- * holds slices 2i (stage 0) and 2i + 1 (stage 1, missing in the last
- * iteration when K / BK is odd); a slice's loads are played by the half
- * of the block that owns its stage, if the slice is inside K. */
-static gboolean
-guard (const KProgram *p, int warp, guint64 iter, const KOp *op)
-{
-    const Sgemm *g = p->user;
-    gboolean load = op->guard < GD_COMPUTE;
-    guint64 slice = 2 * iter + (guint64) (op->guard - (load ? GD_LOAD
-                                                            : GD_COMPUTE));
-    if (slice >= g->slices)
-        return FALSE;
-    return !load || (warp * 32 >= g->loaders) == (slice % 2 == 1);
-}
 
 /* ------------------------------------------------------------------ */
 /* Programs                                                            */
@@ -702,10 +420,11 @@ typedef struct {
 /* The A6000 setting follows the reference SASS (sm_86: 3 branches, its
  * stage 1 unguarded); the A100 setting (BM = 64) our sgemm11 (sm_80; the
  * reference has no A100 build), whose fourth branch skips stage 1 when
- * its slice is past K.  Both guard stage 1 here (guard()).  The A100
- * load blocks are those of the unsigned-index source: 3 and 4 IMAD, 19
- * and 20 integer ALU (+1 uniform in half 0's), 2 MOV + 1 HFMA2.MMA each;
- * with int indices they were 6 and 7 IMAD and 6 integer ALU. */
+ * its slice is past K.  Both guard stage 1 here (kern_sgemm_guard ()).
+ * The A100 load blocks are those of the unsigned-index source: 3 and 4
+ * IMAD, 19 and 20 integer ALU (+1 uniform in half 0's), 2 MOV + 1
+ * HFMA2.MMA each; with int indices they were 6 and 7 IMAD and 6 integer
+ * ALU. */
 static const Overhead11 overhead11_a6000 = {
     { 8, 4, 4, 0, 4 }, 1, 1, 3, { 4, 5 }, { 43, 43 }, { 0, 0 }
 };
@@ -770,7 +489,7 @@ double_buffered (KProgram *p, const Sgemm *g)
 {
     const Overhead11 *o = g->bm == 64 ? &overhead11_a100 : &overhead11_a6000;
     int results = results_per_thread (g);
-    p->guard = guard;
+    p->guard = kern_sgemm_guard;
     stage_load (p, g, KGEN_PROLOGUE, 0, 0, 0, 0);
     stage_load (p, g, KGEN_PROLOGUE, 1, 0, 0, 0);
     control (p, KGEN_PROLOGUE, INSTR_BAR);
@@ -983,7 +702,7 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
     }
     launch (g, k);
     k->regs = registers (g, spec);
-    KProgram *p = kgen_program_new_lanes (k, lane_addr);
+    KProgram *p = kgen_program_new_lanes (k, kern_sgemm_lane_addr);
     p->user = g;
     build (p, g);
     kgen_table_lanes (p);
