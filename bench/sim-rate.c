@@ -22,7 +22,9 @@
  *            for every 48 instructions;
  *   stream:  the same copy on all 108 SMs of the a100 preset, beside
  *            compute-a100 (the `compute` program on those 108 SMs: the
- *            rate falls with the SM count for compute too) and
+ *            rate falls with the SM count for compute too), compute-108
+ *            (the same on the a6000 made 108 SMs, whose pipe issues
+ *            twice as many FFMAs a cycle) and
  *            stream-core (the copy's SMs and launches against a fixed
  *            latency instead of the hierarchy).
  */
@@ -226,13 +228,14 @@ compute_program (Bench *b)
 }
 
 /* Independent FFMAs (the `compute` case's program) on every SM of
- * 'gpu', each full of blocks of 256 threads: the compute-bound rate on
- * as many SMs as the copy below runs on. */
+ * 'gpu' ('sets' applied), each full of blocks of 256 threads: the
+ * compute-bound rate on as many SMs as the copy below runs on. */
 static void
-measure_compute_on (const char *name, const char *gpu)
+measure_compute_on (const char *name, const char *gpu,
+                    const char *const *sets)
 {
     g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) preset = preset_load (gpu, NULL, NULL, &error);
+    g_autoptr (Preset) preset = preset_load (gpu, NULL, sets, &error);
     if (preset == NULL) {
         fprintf (stderr, "sim-rate: %s\n", error->message);
         return;
@@ -285,7 +288,11 @@ measure_streams (void)
     g_autofree char *sms = g_strdup_printf ("device.sm_count=%d", N_SM);
     const char *sets[] = { sms, NULL };
     measure_stream ("copy", "a6000", sets, 4 << 20);
-    measure_compute_on ("compute-a100", "a100");
+    measure_compute_on ("compute-a100", "a100", NULL);
+    /* The same on the a6000's pipes (an FFMA a cycle, where the a100
+     * issues one every other) made 108 SMs. */
+    const char *sets108[] = { "device.sm_count=108", NULL };
+    measure_compute_on ("compute-108", "a6000", sets108);
     measure_stream ("stream", "a100", NULL, 16 << 20);
     measure_stream_core ("stream-core", "a100", 16 << 20);
 }

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Benchmark: what mirroring costs at 4096.  Every SGEMM kernel's
+# sampled run with the default four SMs in full (the others mirroring
+# them in lockstep, gpu.h) beside the same run with every SM in full,
+# in GFLOP/s, and the difference.  Not a test: the runs with every SM
+# in full take 6 to 18 s each on the A6000 (some two minutes in all).
+#   GPU=a100 KERNELS="3 9" sh bench/mirroring.sh
+set -eu
+: "${SMSIM:=./smsim}"
+: "${GPU:=a6000}"
+: "${SIZE:=4096}"
+: "${KERNELS:=1 2 3 4 5 6 7 8 9 10 11}"
+
+gflops() {   # gflops ARGS...: the run's GFLOP/s
+    "$SMSIM" run "$@" --format json |
+        sed -n 's/^ *"gflops" : \([0-9.]*\).*/\1/p'
+}
+
+sms=$("$SMSIM" query --gpu "$GPU" --format json |
+      sed -n '/"device.sm_count"/,/}/s/^ *"value" : "\([0-9]*\)".*/\1/p')
+[ -n "$sms" ] || { echo "mirroring.sh: no SM count for $GPU" >&2; exit 2; }
+worst=0
+printf '%-9s %12s %12s %8s\n' kernel "4 in full" "all $sms" difference
+for k in $KERNELS; do
+    set -- --gpu "$GPU" --kernel "sgemm-$k" --size "$SIZE"
+    m=$(gflops "$@" --sampled) || { echo "sgemm-$k: refused"; continue; }
+    a=$(gflops "$@" --sampled --detailed-sms "$sms")
+    d=$(awk -v m="$m" -v a="$a" 'BEGIN { printf "%.1f", 100 * (m - a) / a }')
+    printf '%-9s %12.1f %12.1f %7s%%\n' "sgemm-$k" "$m" "$a" "$d"
+    worst=$(awk -v w="$worst" -v x="$d" 'BEGIN { x = x < 0 ? -x : x; print (x > w) ? x : w }')
+done
+echo "worst |mirrored - all in full| / all in full: $worst %"
