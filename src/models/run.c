@@ -179,7 +179,8 @@ first_wave_mark (void *ctx, guint64 i, Cycle at)
         return;
     double slope = (double) (f->at[1] - f->at[0]) /
                    (double) (f->iteration[1] - f->iteration[0]);
-    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <= SETTLED_PCT / 100 * slope
+    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <=
+                                SETTLED_PCT / 100 * slope
                     ? f->agreed + 1 : 0;
     f->slope_before = slope;
     f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
@@ -256,16 +257,32 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  * addition, which stood for all the later waves, made it 8.1 % long
  * (now -0.03 %); kernel 2 on 21 SMs at 1024 (1.5 waves a row, as at
  * 4096 on the A6000) went from +4.6 % to -1.0 % of exact.  A grid of
- * one row has no later rows: two waves.  With more blocks per SM, the
- * first wave alone: every full wave's iterations go at its SMs' rate,
- * and simulating a second and a third as well moved kernels 4-10 at
- * 4096 by 1.4 % at most on the A6000 and the A100, and their errors
- * against exact runs (8 SMs at 512 to 2048, 2 and 4 SMs at 1024, the
- * A100 at 1024) by 1.6 points at most, for 2 to 2.5 times the time. */
+ * one row, or of rows of many waves (by_rows), takes two waves.  With
+ * more blocks per SM, the first wave alone: every full wave's
+ * iterations go at its SMs' rate, and simulating a second and a third
+ * as well moved kernels 4-10 at 4096 by 1.4 % at most on the A6000 and
+ * the A100, and their errors against exact runs (8 SMs at 512 to 2048,
+ * 2 and 4 SMs at 1024, the A100 at 1024) by 1.6 points at most, for 2
+ * to 2.5 times the time. */
+#define MAX_ROW_WAVES 4
+
+/* Whether the run takes two grid rows' waves: not for a grid of one
+ * row, nor for rows of more than MAX_ROW_WAVES waves, where the run
+ * would grow into much of the launch on a small GPU (kernel 3 at 4096
+ * on 8 SMs, 16 waves a row: 2.85 s instead of 0.18 s, for 0.01 % of
+ * the cycles; its B, ten times the L2, does not wait there for the
+ * next row). */
+static gboolean
+by_rows (const KernInstance *k, guint64 per_wave)
+{
+    return k->grid_y > 1 &&
+           (k->grid_x + per_wave - 1) / per_wave <= MAX_ROW_WAVES;
+}
+
 static guint64
 first_row_waves (const KernInstance *k, guint64 per_wave)
 {
-    return k->grid_y > 1 ? MAX ((k->grid_x + per_wave - 1) / per_wave, 1) : 1;
+    return by_rows (k, per_wave) ? (k->grid_x + per_wave - 1) / per_wave : 1;
 }
 
 static guint64
@@ -275,7 +292,7 @@ full_waves_to_run (const KernInstance *k, const OccResult *occ,
     if (occ->blocks_per_sm > 1)
         return 1;
     return first_row_waves (k, per_wave) +
-           (k->grid_y > 1 ? MAX (k->grid_x / per_wave, 1) : 1);
+           (by_rows (k, per_wave) ? MAX (k->grid_x / per_wave, 1) : 1);
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
