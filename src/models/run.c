@@ -335,23 +335,33 @@ latest_end (const Probe *probe, const Window *win, guint64 blocks,
             int detailed, guint64 lo, guint64 hi, double more)
 {
     g_autofree double *end = g_new0 (double, detailed);
+    /* Each SM's blocks, chained: 'first' by SM, 'next' by block. */
+    g_autofree gint64 *first = g_new (gint64, detailed);
+    g_autofree gint64 *next = g_new (gint64, blocks);
     double latest = 0;
-    for (int i = 0; i < detailed; i++)
+    for (int i = 0; i < detailed; i++) {
         end[i] = (double) win->last_retired[i];
-    for (guint64 b = 0; b < blocks; b++) {
-        int i = win->block_sm[b];
-        Cycle from = probe_block_entered (probe, b, lo);
-        Cycle to = probe_block_entered (probe, b, hi);
-        if (i < 0 || from == CYCLE_NEVER || to == CYCLE_NEVER)
-            continue;
-        guint64 done = 0;
-        for (guint64 c = 0; c < blocks; c++)
-            if (win->block_sm[c] == i)
-                done += probe_block_entries_between (probe, c, from, to);
-        if (done > 0)
-            end[i] += more * probe_block_warps (probe, b) *
-                      (double) (to - from) / (double) done;
+        first[i] = -1;
     }
+    for (guint64 b = blocks; b-- > 0;)
+        if (win->block_sm[b] >= 0) {
+            next[b] = first[win->block_sm[b]];
+            first[win->block_sm[b]] = (gint64) b;
+        }
+    for (int i = 0; i < detailed; i++)
+        for (gint64 b = first[i]; b >= 0; b = next[b]) {
+            Cycle from = probe_block_entered (probe, (guint64) b, lo);
+            Cycle to = probe_block_entered (probe, (guint64) b, hi);
+            guint64 done = 0;
+            if (from == CYCLE_NEVER || to == CYCLE_NEVER)
+                continue;
+            for (gint64 c = first[i]; c >= 0; c = next[c])
+                done += probe_block_entries_between (probe, (guint64) c,
+                                                     from, to);
+            if (done > 0)
+                end[i] += more * probe_block_warps (probe, (guint64) b) *
+                          (double) (to - from) / (double) done;
+        }
     for (int i = 0; i < detailed; i++)
         latest = MAX (latest, end[i]);
     return latest;
