@@ -658,6 +658,44 @@ Test (kern, probe_marks_iteration_entries)
                       hit, "iteration %" G_GUINT64_FORMAT, i);
 }
 
+/* The same block by block: two one-warp blocks, on SMs 0 and 1 (round
+ * robin), each the only warp of its SM and of its block, so each
+ * block's marks are the single warp's above.  Entries in a block are
+ * its own: [iteration 2, iteration 5) holds the entries into 2, 3 and
+ * 4.  A block the probe never watched has no warps and never
+ * entered. */
+Test (kern, probe_marks_each_blocks_entries)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    const char *params[] = { "ITERS=10", "FOOTPRINT=128", NULL };
+    g_autoptr (KernInstance) k = make_with (s, "loaduse", 2, params);
+    g_autoptr (Probe) probe = probe_new (2, 1, 10, 3);
+    Watch watch = { k, probe };
+    GpuWorkload w = { .n_blocks = 2, .threads_per_block = 32,
+                      .max_blocks = 1, .l1_bytes = 64 * 1024,
+                      .open_warp = open_watched, .ctx = &watch };
+    g_autoptr (Gpu) gpu = gpu_new (s, &w);
+    probe_set_gpu (probe, gpu);
+    gpu_run (gpu);
+    Cycle hit = (Cycle) s->mem.l1_hit_latency_cycles + 1;
+    for (guint64 b = 0; b < 2; b++) {
+        cr_expect_eq (probe_block_warps (probe, b), 1);
+        cr_expect_eq (probe_block_entered (probe, b, 1),
+                      (Cycle) s->mem.dram_latency_cycles, "block %" G_GUINT64_FORMAT, b);
+        for (guint64 i = 2; i <= 10; i++)
+            cr_expect_eq (probe_block_entered (probe, b, i) -
+                          probe_block_entered (probe, b, i - 1), hit,
+                          "block %" G_GUINT64_FORMAT ", iteration %" G_GUINT64_FORMAT, b, i);
+        cr_expect_eq (probe_block_entries_between (probe, b,
+                                                   probe_block_entered (probe, b, 2),
+                                                   probe_block_entered (probe, b, 5)), 3);
+    }
+    cr_expect_eq (probe_block_warps (probe, 2), 0);
+    cr_expect_eq (probe_block_entered (probe, 2, 1), CYCLE_NEVER);
+    cr_expect_eq (probe_block_entries_between (probe, 2, 0, CYCLE_NEVER), 0);
+}
+
 /* Sampling: on a GPU made small (8 SMs) so that size 256 runs several
  * waves for kernels 1-3, the sampled run (windows of the main loop,
  * extrapolated over iterations and waves) stays within 2 % of the exact
