@@ -637,20 +637,29 @@ open_watched (void *ctx, guint64 block, int warp)
     return probe_wrap (w->probe, kern_open_warp (w->k, block, warp), block);
 }
 
-Test (kern, probe_marks_iteration_entries)
+/* 'blocks' one-warp blocks of `loaduse` (10 iterations over one line)
+ * on 's', watched by 'probe'. */
+static void
+run_watched (const GpuSpec *s, guint64 blocks, Probe *probe)
 {
-    g_autoptr (Preset) p = tu_preset ("a6000");
-    const GpuSpec *s = preset_spec (p);
     const char *params[] = { "ITERS=10", "FOOTPRINT=128", NULL };
-    g_autoptr (KernInstance) k = make_with (s, "loaduse", 1, params);
-    g_autoptr (Probe) probe = probe_new (1, 1, 10, 1);
+    g_autoptr (KernInstance) k = make_with (s, "loaduse", (gint64) blocks,
+                                            params);
     Watch watch = { k, probe };
-    GpuWorkload w = { .n_blocks = 1, .threads_per_block = 32,
+    GpuWorkload w = { .n_blocks = blocks, .threads_per_block = 32,
                       .max_blocks = 1, .l1_bytes = 64 * 1024,
                       .open_warp = open_watched, .ctx = &watch };
     g_autoptr (Gpu) gpu = gpu_new (s, &w);
     probe_set_gpu (probe, gpu);
     gpu_run (gpu);
+}
+
+Test (kern, probe_marks_iteration_entries)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (Probe) probe = probe_new (1, 1, 10, 1);
+    run_watched (s, 1, probe);
     Cycle hit = (Cycle) s->mem.l1_hit_latency_cycles + 1;
     cr_expect_eq (probe_entered (probe, 0, 1), (Cycle) s->mem.dram_latency_cycles);
     for (guint64 i = 2; i <= 10; i++)
@@ -668,16 +677,8 @@ Test (kern, probe_marks_each_blocks_entries)
 {
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
-    const char *params[] = { "ITERS=10", "FOOTPRINT=128", NULL };
-    g_autoptr (KernInstance) k = make_with (s, "loaduse", 2, params);
     g_autoptr (Probe) probe = probe_new (2, 1, 10, 3);
-    Watch watch = { k, probe };
-    GpuWorkload w = { .n_blocks = 2, .threads_per_block = 32,
-                      .max_blocks = 1, .l1_bytes = 64 * 1024,
-                      .open_warp = open_watched, .ctx = &watch };
-    g_autoptr (Gpu) gpu = gpu_new (s, &w);
-    probe_set_gpu (probe, gpu);
-    gpu_run (gpu);
+    run_watched (s, 2, probe);
     Cycle hit = (Cycle) s->mem.l1_hit_latency_cycles + 1;
     for (guint64 b = 0; b < 2; b++) {
         cr_expect_eq (probe_block_warps (probe, b), 1);
