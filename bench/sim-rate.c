@@ -325,7 +325,7 @@ main (int argc, char **argv)
         return 2;
     }
     const GpuSpec *spec = preset_spec (preset);
-    Bench compute = { .n = 8, .repeat = 2000, .blocks_left = N_SM * 6 };
+    Bench compute = { .repeat = 2000, .blocks_left = N_SM * 6 };
     compute_program (&compute);
     measure ("compute", spec, &compute, 256, 500);
 

@@ -652,6 +652,7 @@ run_watched (const GpuSpec *s, guint64 blocks, Probe *probe)
     g_autoptr (Gpu) gpu = gpu_new (s, &w);
     probe_set_gpu (probe, gpu);
     gpu_run (gpu);
+    probe_set_gpu (probe, NULL);    /* the run is over: its clock goes */
 }
 
 Test (kern, probe_marks_iteration_entries)

@@ -377,7 +377,7 @@ load_line_at (MemSys *mem, EvqQueue *q, int sm, guint64 addr, Cycle now,
  * line there), C misses to DRAM.  C goes when B is back, so it is back a
  * DRAM latency after B at the earliest, and sooner than a DRAM latency
  * after A (the slot A holds).  With 3 slots C goes at once, with A.
- * Latencies from the a6000 preset: L2 250, DRAM 556 cycles. */
+ * Latencies from the a6000 preset (L2 250, DRAM 556 cycles there). */
 static void
 three_misses (int slots, Cycle *a, Cycle *b, Cycle *c)
 {
@@ -407,7 +407,9 @@ three_misses (int slots, Cycle *a, Cycle *b, Cycle *c)
 
 Test (memhier, a_miss_waits_for_the_first_slot_to_free)
 {
-    const Cycle l2 = 250, dram = 556;
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    const Cycle l2 = (Cycle) preset_spec (p)->mem.l2_hit_latency_cycles;
+    const Cycle dram = (Cycle) preset_spec (p)->mem.dram_latency_cycles;
     Cycle a, b, c;
     three_misses (2, &a, &b, &c);
     cr_expect_geq (a - 10000, dram, "A from DRAM: %" G_GUINT64_FORMAT, a);
