@@ -19,8 +19,8 @@ struct Probe {
     guint64 n_blocks;
     Wave *block;           /* the same, block by block */
     const Gpu *gpu;
-    ProbeFirstWaveFn first;
-    void *first_ctx;
+    ProbeMarkFn mark;
+    void *mark_ctx;
 };
 
 Probe *
@@ -61,10 +61,10 @@ probe_set_gpu (Probe *p, const Gpu *gpu)
 }
 
 void
-probe_on_first_wave (Probe *p, ProbeFirstWaveFn fn, void *ctx)
+probe_on_marks (Probe *p, ProbeMarkFn fn, void *ctx)
 {
-    p->first = fn;
-    p->first_ctx = ctx;
+    p->mark = fn;
+    p->mark_ctx = ctx;
 }
 
 /* When 'v' had done 'iteration' iterations. */
@@ -156,8 +156,8 @@ enter (Probe *p, guint64 block, int wave)
     Wave *v = &p->wave[wave];
     g_array_append_val (p->block[block].at, now);
     g_array_append_val (v->at, now);
-    if (wave == 0 && p->first != NULL && v->at->len % v->opened == 0)
-        p->first (p->first_ctx, v->at->len / v->opened, now);
+    if (p->mark != NULL && v->at->len % v->opened == 0)
+        p->mark (p->mark_ctx, wave, v->at->len / v->opened, now);
 }
 
 typedef struct {

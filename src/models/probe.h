@@ -25,9 +25,11 @@
 
 typedef struct Probe Probe;
 
-/* Told each time the first wave has done 'iteration' iterations (>= 1)
- * by the count of the warps it opened so far, at 'at'. */
-typedef void (*ProbeFirstWaveFn) (void *ctx, guint64 iteration, Cycle at);
+/* Told each time wave 'wave' has done 'iteration' iterations (>= 1) by
+ * the count of the warps it opened so far, at 'at'.  A later wave's
+ * blocks open one by one, so until all have, its count can go back. */
+typedef void (*ProbeMarkFn) (void *ctx, int wave, guint64 iteration,
+                             Cycle at);
 
 /* For a run of 'blocks' blocks (ids below it). */
 Probe *probe_new (guint64 per_wave, int waves, guint64 window,
@@ -37,7 +39,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Probe, probe_free)
 
 /* The clock of the run (set before it starts; borrowed). */
 void probe_set_gpu (Probe *p, const Gpu *gpu);
-void probe_on_first_wave (Probe *p, ProbeFirstWaveFn fn, void *ctx);
+void probe_on_marks (Probe *p, ProbeMarkFn fn, void *ctx);
 
 /* 'inner' (owned), block 'block''s, observed. */
 InstrStream *probe_wrap (Probe *p, InstrStream *inner, guint64 block);

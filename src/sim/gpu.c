@@ -145,13 +145,23 @@ group_weight (const Gpu *g, int i)
 }
 
 void
+gpu_sm_stats (const Gpu *g, int sm, SimStats *out)
+{
+    SimStats s;
+    g_assert (sm >= 0 && sm < g->n_sm);
+    *out = (SimStats) { 0 };
+    sm_stats (g->sms[sm], gpu_cycles (g), &s);
+    stats_add_scaled (out, &s, group_weight (g, sm));
+}
+
+void
 gpu_stats (const Gpu *g, SimStats *out)
 {
     *out = (SimStats) { 0 };
     for (int i = 0; i < g->n_sm; i++) {
         SimStats s;
-        sm_stats (g->sms[i], gpu_cycles (g), &s);
-        stats_add_scaled (out, &s, group_weight (g, i));
+        gpu_sm_stats (g, i, &s);
+        stats_add (out, &s);
     }
     out->cycles = gpu_cycles (g);
 }

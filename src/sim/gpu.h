@@ -59,6 +59,8 @@ Cycle gpu_cycles (const Gpu *gpu);
 /* The SMs' counters added up, each detailed SM's times the blocks its
  * group ran over the blocks it ran ('cycles' is the GPU's). */
 void gpu_stats (const Gpu *gpu, SimStats *out);
+/* The same, of detailed SM 'sm' and its mirrors alone. */
+void gpu_sm_stats (const Gpu *gpu, int sm, SimStats *out);
 /* The memory counters; the shared-memory ones, which mirrors do not
  * play, scaled by all blocks over the detailed SMs' blocks. */
 void gpu_mem_stats (const Gpu *gpu, MemStats *out);
