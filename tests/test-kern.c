@@ -725,6 +725,42 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     }
 }
 
+/* A launch on the A6000 with 'set' (its SM count), run exact and
+ * sampled. */
+typedef struct {
+    RunResult exact, sampled;
+    guint64 grid_x, iterations;
+} Both;
+
+static void
+run_both (const char *set, const char *id, gint64 size, Both *b)
+{
+    const char *sets[] = { set, NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, id, size, NULL);
+    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
+    cr_assert (run_kernel (s, k, &exact, &b->exact, &error));
+    cr_assert (run_kernel (s, k, &sampled, &b->sampled, &error));
+    cr_assert (b->sampled.sampled);
+    b->grid_x = k->grid_x;
+    b->iterations = k->iterations;
+}
+
+/* Sampled within 2 % of exact in cycles (issue 6). */
+static void
+expect_cycles_close (const Both *b)
+{
+    double e = (double) b->exact.cycles, a = (double) b->sampled.cycles;
+    cr_expect_leq (fabs (a - e) / e, 0.02, "sampled %" G_GUINT64_FORMAT
+                   " (window %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                   " waves), exact %" G_GUINT64_FORMAT " cycles",
+                   b->sampled.cycles, b->sampled.window, b->sampled.waves,
+                   b->exact.cycles);
+}
+
 /* Sampling where the grid's rows differ: kernel 3 at 512 on an 8-SM
  * A6000 is 16 x 16 blocks of 1024 threads, one an SM, so each grid row
  * is 2 waves and the launch 32.  A row's blocks read all of B, so the
@@ -740,27 +776,18 @@ Test (kern, sampled_matches_exact, .timeout = 120)
  * exact run's (13.7 % more with the first row's rate). */
 Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
 {
-    const char *sets[] = { "device.sm_count=8", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-3", 512, NULL);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
-    RunResult re, rs;
-    cr_assert (run_kernel (s, k, &exact, &re, &error));
-    cr_assert (run_kernel (s, k, &sampled, &rs, &error));
-    cr_assert_eq (rs.occ.blocks_per_sm, 1);
-    cr_assert_eq (k->grid_x, 16);
-    cr_assert (rs.sampled && rs.waves == 32);
-    double diff = fabs ((double) rs.cycles - (double) re.cycles) / (double) re.cycles;
-    cr_expect_leq (diff, 0.02, "sampled %" G_GUINT64_FORMAT ", exact %"
-                   G_GUINT64_FORMAT " cycles", rs.cycles, re.cycles);
+    Both b;
+    run_both ("device.sm_count=8", "sgemm-3", 512, &b);
+    cr_assert_eq (b.sampled.occ.blocks_per_sm, 1);
+    cr_assert_eq (b.grid_x, 16);
+    cr_assert_eq (b.sampled.waves, 32);
+    expect_cycles_close (&b);
     double dram = 3.0 * 512 * 512 * 4;
-    cr_expect_leq (fabs ((double) rs.dram_bytes - dram), 0.02 * dram,
+    cr_expect_leq (fabs ((double) b.sampled.dram_bytes - dram), 0.02 * dram,
                    "DRAM: sampled %" G_GUINT64_FORMAT " B, 3 matrices %.0f B",
-                   rs.dram_bytes, dram);
-    double e = stats_per_issue (&re.stats, STALL_LONG_SCOREBOARD);
-    double a = stats_per_issue (&rs.stats, STALL_LONG_SCOREBOARD);
+                   b.sampled.dram_bytes, dram);
+    double e = stats_per_issue (&b.exact.stats, STALL_LONG_SCOREBOARD);
+    double a = stats_per_issue (&b.sampled.stats, STALL_LONG_SCOREBOARD);
     cr_expect_leq (fabs (a - e), 0.05 * e, "long_scoreboard: sampled %.3f, exact "
                    "%.3f per issue", a, e);
 }
@@ -775,22 +802,14 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
  * SMs, README -- whose exact runs take minutes.) */
 Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
 {
-    const char *sets[] = { "device.sm_count=4", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-7", 1024, NULL);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
-    RunResult re, rs;
-    cr_assert (run_kernel (s, k, &exact, &re, &error));
-    cr_assert (run_kernel (s, k, &sampled, &rs, &error));
-    cr_assert_eq (rs.occ.blocks_per_sm, 2);
-    cr_assert (rs.sampled && rs.window < k->iterations && rs.waves >= 8,
+    Both b;
+    run_both ("device.sm_count=4", "sgemm-7", 1024, &b);
+    cr_assert_eq (b.sampled.occ.blocks_per_sm, 2);
+    cr_assert (b.sampled.window < b.iterations && b.sampled.waves >= 8,
                "window %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ", %"
-               G_GUINT64_FORMAT " waves", rs.window, k->iterations, rs.waves);
-    double diff = fabs ((double) rs.cycles - (double) re.cycles) / (double) re.cycles;
-    cr_expect_leq (diff, 0.02, "sampled %" G_GUINT64_FORMAT ", exact %"
-                   G_GUINT64_FORMAT " cycles", rs.cycles, re.cycles);
+               G_GUINT64_FORMAT " waves", b.sampled.window, b.iterations,
+               b.sampled.waves);
+    expect_cycles_close (&b);
 }
 
 /* The same where the first wave's rate misleads: kernel 4 at 1024 on 8
@@ -801,20 +820,11 @@ Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
  * 4.2 % long.  Within 2 % of exact (issue 6). */
 Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 240)
 {
-    const char *sets[] = { "device.sm_count=8", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-4", 1024, NULL);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
-    RunResult re, rs;
-    cr_assert (run_kernel (s, k, &exact, &re, &error));
-    cr_assert (run_kernel (s, k, &sampled, &rs, &error));
-    cr_assert_eq (rs.occ.blocks_per_sm, 2);
-    cr_assert (rs.sampled && rs.waves == 16);
-    double diff = fabs ((double) rs.cycles - (double) re.cycles) / (double) re.cycles;
-    cr_expect_leq (diff, 0.02, "sampled %" G_GUINT64_FORMAT ", exact %"
-                   G_GUINT64_FORMAT " cycles", rs.cycles, re.cycles);
+    Both b;
+    run_both ("device.sm_count=8", "sgemm-4", 1024, &b);
+    cr_assert_eq (b.sampled.occ.blocks_per_sm, 2);
+    cr_assert_eq (b.sampled.waves, 16);
+    expect_cycles_close (&b);
 }
 
 /* Achieved occupancy as Nsight Compute counts it: resident warps per
