@@ -818,7 +818,7 @@ Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
  * are staggered and overlap, so the SMs do an iteration faster, and
  * the 12 waves past the run at the first wave's rate made the launch
  * 4.2 % long.  Within 2 % of exact (issue 6). */
-Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 240)
+Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 120)
 {
     Both b;
     run_both ("device.sm_count=8", "sgemm-4", 1024, &b);
