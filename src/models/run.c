@@ -132,9 +132,7 @@ simulate (const GpuSpec *spec, const KernInstance *k, const OccResult *occ,
           guint64 blocks, guint64 iterations, int detailed, Sample *out,
           Cost *cost)
 {
-    Window win = { k, iterations, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0,
-                   { 0, 0 }, { { 0 }, { 0 } }, { { 0 }, { 0 } }, { 0, 0 },
-                   { 0, 0 } };
+    Window win = { .k = k, .iterations = iterations };
     g_autoptr (Gpu) gpu = gpu_for (spec, occ, blocks, detailed, &win);
     gpu_run (gpu);
     take_sample (gpu, out);
@@ -225,7 +223,7 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
  * run_sampled), sampled where it has done 'lo' and 'hi' iterations with
  * all its warps open. */
 typedef struct {
-    Gpu *gpu;
+    const Gpu *gpu;
     const Probe *probe;
     int wave;              /* -1: none */
     guint64 lo, hi;
@@ -370,11 +368,12 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  * 4096 on the A6000) went from +4.6 % to -1.0 % of exact.  A grid of
  * one row, or of rows of many waves (by_rows), takes two waves.  With
  * more blocks per SM, the first wave alone: every full wave's
- * iterations go at its SMs' rate, and simulating a second and a third
- * as well moved kernels 4-10 at 4096 by 1.4 % at most on the A6000 and
- * the A100, and their errors against exact runs (8 SMs at 512 to 2048,
- * 2 and 4 SMs at 1024, the A100 at 1024) by 1.6 points at most, for 2
- * to 2.5 times the time. */
+ * iterations go at its SMs' rate.  The first wave's blocks start in
+ * lockstep; taking the rate over up to four waves from the second on
+ * brought kernels 4, 7, 8 and 9 at 1024 on 8 SMs from +4.2, +3.1, -3.1
+ * and +2.2 % of exact to within 1.1 %, but kernels 4-10 at 2048 there
+ * from -2.6..-0.9 % to -4.5..+9.0 %: windowed blocks overlap otherwise
+ * than blocks four times as long. */
 #define MAX_ROW_WAVES 4
 
 /* Whether the run takes two grid rows' waves: not for a grid of one
@@ -601,16 +600,16 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
-    FirstWave f = { NULL, w, 0, { 0, 0 }, { 0, 0 },
-                    { { { 0 }, { 0 } }, { { 0 }, { 0 } } }, 0, 0, FALSE };
-    LaterWave later = { NULL, NULL, -1, 0, 0, 0, { 0, 0 },
-                        { { { 0 }, { 0 } }, { { 0 }, { 0 } } } };
+    FirstWave f = { .window = w };
+    LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
-    Window win = { k, w, NULL, by_rate ? NULL : retired, n_retired, keep,
-                   block_sm, last_retired, NULL, d, { (int) row, (int) run_full },
-                   { { 0 }, { 0 } }, { { 0 }, { 0 } }, { 0, 0 }, { 0, 0 } };
+    Window win = { .k = k, .iterations = w,
+                   .retired = by_rate ? NULL : retired,
+                   .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
+                   .last_retired = last_retired, .detailed = d,
+                   .bound = { (int) row, (int) run_full } };
     g_autoptr (Probe) probe = NULL;
     g_autoptr (Gpu) gpu = NULL;
 
@@ -632,13 +631,13 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         win.gpu = later_waves ? gpu : NULL;
         f.gpu = gpu;
         marks.first = first_pass ? &f : NULL;
-        later = (LaterWave) { gpu, probe, later_waves ? (int) row : -1,
-                              MAX (w / 4, 1), MAX (w / 2, 2), 0, { 0, 0 },
-                              { { { 0 }, { 0 } }, { { 0 }, { 0 } } } };
+        later = (LaterWave) { .gpu = gpu, .probe = probe,
+                              .wave = later_waves ? (int) row : -1,
+                              .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2) };
         probe_on_marks (probe, on_mark, &marks);
         gpu_run (gpu);
-        f.gpu = later.gpu = NULL;
-        win.gpu = NULL;
+        f.gpu = NULL;
+        later.gpu = win.gpu = NULL;
         count_cost (gpu, &cost);
         if (!f.settled || 2 * f.iteration[1] >= w)
             break;
@@ -647,13 +646,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
     r->window = w;
 
-    /* Cycles: the run; each wave's iterations past w, at the rate the
-     * SMs did its work between a quarter and half of the window (past
-     * that, the warps that finish first leave the rest a slower SM),
-     * shared with the work of any other wave resident then -- or, by
-     * rate, every full wave's at the first wave's; the full waves past
-     * the run's, each what the second added, or by rate its iterations
-     * at the first wave's (2. above). */
+    /* Cycles: the run, each block's iterations past w at its SM's rate
+     * between a quarter and half of its window (past that, the warps
+     * that finish first leave the rest a slower SM), to the last SM's
+     * end; the full waves past the run's, each what the run's waves
+     * past the first row added, or by rate its iterations at the first
+     * wave's (2. above). */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
     double total = latest_end (probe, &win, run_blocks, d, lo, hi, more);
