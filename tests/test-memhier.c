@@ -423,3 +423,58 @@ Test (memhier, a_miss_waits_for_the_first_slot_to_free)
     cr_expect_lt (c, 10000 + 2 + dram + dram / 2,
                   "a free slot: C at once, back %" G_GUINT64_FORMAT, c);
 }
+
+/* A warp's load of 'lanes' consecutive floats from 'addr'. */
+static void
+row_load (Instr *in, guint64 addr, int lanes)
+{
+    one_lane_load (in, addr);
+    in->active = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    in->addr_stride = 4;
+}
+
+/* When the next request may go, for a load taken at 'now'. */
+static Cycle
+next_after (MemSys *mem, EvqQueue *q, guint64 addr, int lanes, Cycle now)
+{
+    Instr in;
+    row_load (&in, addr, lanes);
+    MemRequest req = { .instr = &in, .sm = 0 };
+    Cycle next = mem_access (mem, &req, now);
+    evq_run (q);
+    return next - now;
+}
+
+/* On the A6000 (64 B/clk data path, one tag a cycle, 32 B sectors), by
+ * hand: a warp reading one whole 128 B line holds the path 128 / 64 = 2
+ * cycles; when it misses, the 4 sectors coming back are written through
+ * the same path, 2 cycles more; read again it hits, 2.  One sector (8
+ * lanes) reads in 1 cycle; its fill is half a cycle, carried: the first
+ * such miss costs 1, the second 1 + 1.  Without the sharing, misses cost
+ * what hits do. */
+static void
+fill_costs (gboolean shared, Cycle expect_miss, Cycle expect_small)
+{
+    const char *sets[] = { shared ? "mem.l1_fill_shares_data_path=true"
+                                  : "mem.l1_fill_shares_data_path=false",
+                           NULL };
+    g_autoptr (Preset) p = load ("a6000", sets);
+    const GpuSpec *spec = preset_spec (p);
+    cr_assert_eq (spec->mem.l1_bytes_per_clk, 64);
+    cr_assert_eq (spec->mem.l1_sector_bytes, 32);
+    cr_assert_eq (spec->mem.l1_tags_per_clk, 1);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (spec, q, 1, 64 * 1024);
+    cr_expect_eq (next_after (mem, q, 0x10000, 32, 100), expect_miss,
+                  "whole line, miss");
+    cr_expect_eq (next_after (mem, q, 0x10000, 32, 10000), 2, "whole line, hit");
+    cr_expect_eq (next_after (mem, q, 0x20000, 8, 20000), 1, "one sector, miss");
+    cr_expect_eq (next_after (mem, q, 0x30000, 8, 30000), expect_small,
+                  "another sector, miss: the carried half cycle");
+}
+
+Test (memhier, fills_take_the_data_paths_bytes)
+{
+    fill_costs (TRUE, 4, 2);
+    fill_costs (FALSE, 2, 1);
+}

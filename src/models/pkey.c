@@ -179,6 +179,9 @@ static const PkeyInfo keys[] = {
     { "mem", "l1_store_allocate", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
       AT (mem.l1_store_allocate), NULL,
       "global stores allocate lines in L1" },
+    { "mem", "l1_fill_shares_data_path", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
+      AT (mem.l1_fill_shares_data_path), NULL,
+      "sectors a miss brings in are written through the L1 data path" },
     I ("mem", "l2_assoc", PKEY_TIMING, 1, 1024, "ways", mem.l2_assoc,
        "L2 associativity"),
 };

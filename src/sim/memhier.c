@@ -15,6 +15,8 @@ typedef struct {
                               * in ascending order round a ring from
                               * 'first' (the first to free) */
     int first;
+    guint64 fill_bytes;      /* fill bytes short of a whole cycle of the
+                              * data path, carried to the next request */
 } SmMem;
 
 typedef struct {
@@ -132,8 +134,11 @@ retake_first_slot (const MemHier *h, SmMem *s, Cycle until)
     s->slot_free[at] = until;
 }
 
+/* Look 'line' up for 'want'; what misses goes to L2, and '*filled'
+ * counts its sectors.  Returns the cycle the data is back. */
 static Cycle
-load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
+load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at,
+           int *filled)
 {
     guint64 ready, evicted = 0;
     guint32 dirty = 0;
@@ -145,6 +150,7 @@ load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at)
         done = MAX (done, ready);
     if (miss == 0)
         return done;
+    *filled += sim_popcount32 (miss);
     Cycle go = MAX (at, s->slot_free[s->first]);
     /* The L2 and DRAM latencies are load-to-use figures like L1's. */
     Cycle back = l2_read (h, line, miss, go);
@@ -186,6 +192,25 @@ l1_busy (const MemHier *h, const CoalResult *c)
     return MAX (1, MAX (tags, bytes));
 }
 
+/* Cycles the data path spends writing 'sectors' that missed into the
+ * array, when fills share it with the loads (the preset says so): byte
+ * for byte, what falls short of a cycle carried to the SM's next
+ * request, so a one-sector fill on a 128 B/clk path costs a quarter of
+ * a cycle, not a whole one.  Charged with the request that missed, not
+ * when L2 answers: a throughput, as the data path's own cost is. */
+static Cycle
+fill_cycles (const MemHier *h, SmMem *s, int sectors)
+{
+    const SpecMem *m = &h->spec->mem;
+    if (!m->l1_fill_shares_data_path || sectors == 0)
+        return 0;
+    s->fill_bytes += (guint64) sectors * (guint64) m->l1_sector_bytes;
+    guint64 whole = h->bytes_shift >= 0 ? s->fill_bytes >> h->bytes_shift
+                                        : s->fill_bytes / (guint64) m->l1_bytes_per_clk;
+    s->fill_bytes -= whole * (guint64) m->l1_bytes_per_clk;
+    return (Cycle) whole;
+}
+
 static Cycle
 global_access (MemHier *h, const MemRequest *req, Cycle now)
 {
@@ -196,7 +221,6 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     coal_access (req->instr, m->l1_line_bytes, m->l1_sector_bytes, &c);
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
-    h->stats.l1_busy_cycles += busy;
     /* Lines go through the stage in turn, spread over its busy time:
      * line i at now + floor (i busy / lines), stepped without a 64-bit
      * division per line (4 % of the naive kernel's run) and none at all
@@ -204,10 +228,12 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     Cycle n = (Cycle) MAX (c.lines, 1);
     Cycle per_line = n > 1 ? busy / n : 0, part = n > 1 ? busy % n : 0;
     Cycle at = now, acc = 0;
+    int filled = 0;
     for (int i = 0; i < c.lines; i++) {
         guint64 line = c.line_addr[i] >> h->line_shift;
         Cycle t = store ? store_line (h, s, line, c.line_sectors[i], at)
-                        : load_line (h, s, line, c.line_sectors[i], at);
+                        : load_line (h, s, line, c.line_sectors[i], at,
+                                     &filled);
         done = MAX (done, t);
         at += per_line;
         acc += part;
@@ -216,6 +242,8 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
             at++;
         }
     }
+    busy += fill_cycles (h, s, filled);
+    h->stats.l1_busy_cycles += busy;
     if (store) {
         h->stats.store_requests++;
         h->stats.store_sectors += (guint64) c.sectors;

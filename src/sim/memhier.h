@@ -12,7 +12,9 @@
  *                  a request touching 32 lines holds it 32 cycles and the
  *                  local/global queue backs up behind it (lg_throttle);
  *                  missing sectors go to L2 through a bounded number of
- *                  miss slots; L2 misses to DRAM.  L2 and DRAM are
+ *                  miss slots, and with 'l1_fill_shares_data_path' their
+ *                  fill takes the data path's bytes too; L2 misses to
+ *                  DRAM.  L2 and DRAM are
  *                  bandwidth servers (bw.h).  Latencies are the presets'
  *                  pointer-chase figures: what a dependent load sees.
  *   global stores  write through to L2 (allocating there, dirty); L1
