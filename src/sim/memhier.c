@@ -197,18 +197,19 @@ l1_busy (const MemHier *h, const CoalResult *c)
  * for byte, what falls short of a cycle carried to the SM's next
  * request, so a one-sector fill on a 128 B/clk path costs a quarter of
  * a cycle, not a whole one.  Charged with the request that missed, not
- * when L2 answers: a throughput, as the data path's own cost is. */
+ * when L2 answers: what the path loses is bandwidth, and the request's
+ * busy time is how the model spends bandwidth. */
 static Cycle
 fill_cycles (const MemHier *h, SmMem *s, int sectors)
 {
     const SpecMem *m = &h->spec->mem;
     if (!m->l1_fill_shares_data_path || sectors == 0)
         return 0;
+    guint64 bytes_per_clk = (guint64) m->l1_bytes_per_clk;
     s->fill_bytes += (guint64) sectors * (guint64) m->l1_sector_bytes;
-    guint64 whole = h->bytes_shift >= 0 ? s->fill_bytes >> h->bytes_shift
-                                        : s->fill_bytes / (guint64) m->l1_bytes_per_clk;
-    s->fill_bytes -= whole * (guint64) m->l1_bytes_per_clk;
-    return (Cycle) whole;
+    Cycle whole = s->fill_bytes / bytes_per_clk;
+    s->fill_bytes %= bytes_per_clk;
+    return whole;
 }
 
 static Cycle
