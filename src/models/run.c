@@ -218,27 +218,30 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
         gpu_stop (f->gpu);
 }
 
-/* The wave whose rate the iterations past the window go by where the
- * cycles do (one block per SM, past the grid's first row: 2. at
- * run_sampled), sampled where it has done 'lo' and 'hi' iterations with
- * all its warps open. */
+/* The waves whose rate the iterations past the window go by where the
+ * cycles do (2. at run_sampled): sampled where wave[0] has done 'lo'
+ * iterations and wave[1] 'hi'.  One block
+ * per SM: both the first wave past the grid's first row; more: the
+ * second wave and the run's last (STEADY_WAVES). */
 typedef struct {
     const Gpu *gpu;
     const Probe *probe;
-    int wave;              /* -1: none */
+    int wave[2];           /* -1: none */
     guint64 lo, hi;
     int taken;             /* samples: 0, 1 (at lo) or 2 */
     Cycle at[2];
     Sample sample[2];
 } LaterWave;
 
+/* A full wave has done i iterations when its entries are i times the
+ * first wave's warps, all its own having opened or not (probe_entered
+ * counts so too). */
 static void
-later_wave_mark (LaterWave *l, guint64 i, Cycle at)
+later_wave_mark (LaterWave *l, int wave, guint64 entries, Cycle at)
 {
-    /* Its blocks open one by one: only once all have (as many watched
-     * warps as the first wave's) is its count the wave's. */
-    if (l->taken == 2 || i != (l->taken == 0 ? l->lo : l->hi) ||
-        probe_warps (l->probe, l->wave) < probe_warps (l->probe, 0))
+    if (l->taken == 2 || wave != l->wave[l->taken] ||
+        entries != (l->taken == 0 ? l->lo : l->hi) *
+                       probe_warps (l->probe, 0))
         return;
     l->at[l->taken] = at;
     take_sample (l->gpu, &l->sample[l->taken++]);
@@ -250,13 +253,12 @@ typedef struct {
 } Marks;
 
 static void
-on_mark (void *ctx, int wave, guint64 i, Cycle at)
+on_mark (void *ctx, int wave, guint64 entries, guint warps, Cycle at)
 {
     Marks *m = ctx;
-    if (wave == 0 && m->first != NULL)
-        first_wave_mark (m->first, i, at);
-    if (wave == m->later->wave)
-        later_wave_mark (m->later, i, at);
+    if (wave == 0 && m->first != NULL && entries % warps == 0)
+        first_wave_mark (m->first, entries / warps, at);
+    later_wave_mark (m->later, wave, entries, at);
 }
 
 /* total = a x times_a + (b - c) x times_bc, counter by counter, never
@@ -367,14 +369,31 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  * (now -0.03 %); kernel 2 on 21 SMs at 1024 (1.5 waves a row, as at
  * 4096 on the A6000) went from +4.6 % to -1.0 % of exact.  A grid of
  * one row, or of rows of many waves (by_rows), takes two waves.  With
- * more blocks per SM, the first wave alone: every full wave's
- * iterations go at its SMs' rate.  The first wave's blocks start in
- * lockstep; taking the rate over up to four waves from the second on
- * brought kernels 4, 7, 8 and 9 at 1024 on 8 SMs from +4.2, +3.1, -3.1
- * and +2.2 % of exact to within 1.1 %, but kernels 4-10 at 2048 there
- * from -2.6..-0.9 % to -4.5..+9.0 %: windowed blocks overlap otherwise
- * than blocks four times as long. */
+ * more blocks per SM, up to STEADY_WAVES where they cost at most
+ * STEADY_BUDGET, else the first alone, and every full wave's
+ * iterations go at the SMs' rate over the run's waves past the first
+ * (2. at run_sampled).  The first wave's blocks start in lockstep and
+ * load together; later an SM's blocks are staggered, one loading while
+ * another computes, as in the rest of the launch.  And one wave's rate
+ * is a noisy measure: with the L2 or DRAM latency a cycle or two off
+ * (exact runs move 0.4 % at most), kernels 4-10 at 1024 on 8 SMs came
+ * out -6.4 to +7.7 % of exact at the first wave's rate (kernel 4 +4.4
+ * to +7.7 %, kernel 5 -6.4 to +2.9 %), and -0.4 to +4.2 % at the later
+ * waves' (kernel 10, whose four waves the run takes whole, -7.7 to
+ * -2.6 %).  At 2048 there, kernels 4-10 -3.8 to -0.2 % and -3.6 to
+ * +3.1 %.  This was tried once and reverted on kernel 5 at 2048, then
+ * +9.0 %; with fills on the L1's data path it is +3.1 %.  At 4096 the
+ * budget keeps the first wave's rate: three waves would take the
+ * A6000's validation from 9 to 15 s. */
 #define MAX_ROW_WAVES 4
+
+/* Full waves a run takes where an SM holds more than one block, if
+ * they cost at most STEADY_BUDGET warp instructions of the whole GPU,
+ * mirrors' included: about a second (kernel 9 at 1024 on 8 SMs, 4
+ * waves, 37 million, 1 s on one core).  On the A6000's 84 SMs four
+ * waves of even kernel 4 at 4096 are 69 million. */
+#define STEADY_WAVES 4
+#define STEADY_BUDGET 40000000.0
 
 /* Whether the run takes two grid rows' waves: not for a grid of one
  * row, nor for rows of more than MAX_ROW_WAVES waves, where the run
@@ -395,12 +414,26 @@ first_row_waves (const KernInstance *k, guint64 per_wave)
     return by_rows (k, per_wave) ? (k->grid_x + per_wave - 1) / per_wave : 1;
 }
 
+/* Whether a run of 'waves' full waves fits STEADY_BUDGET. */
+static gboolean
+steady_affordable (const KernInstance *k, guint64 per_wave, guint64 waves)
+{
+    guint64 w = MIN (k->iterations, MAX_WINDOW);
+    double one = (double) count_instructions (k, 1);
+    double two = (double) count_instructions (k, 2);
+    double per_warp = one + (two - one) * (double) (w - 1);
+    return per_warp * (double) (waves * per_wave) * (double) kern_warps (k) <=
+           STEADY_BUDGET;
+}
+
 static guint64
 full_waves_to_run (const KernInstance *k, const OccResult *occ,
-                   guint64 per_wave)
+                   guint64 per_wave, guint64 full)
 {
-    if (occ->blocks_per_sm > 1)
-        return 1;
+    if (occ->blocks_per_sm > 1) {
+        guint64 waves = MIN (full, STEADY_WAVES);
+        return waves > 1 && steady_affordable (k, per_wave, waves) ? waves : 1;
+    }
     return first_row_waves (k, per_wave) +
            (by_rows (k, per_wave) ? MAX (k->grid_x / per_wave, 1) : 1);
 }
@@ -564,11 +597,18 @@ later_wave_counters (Sample *all, const Sample *run, const FirstWave *f,
  *      iterations at the rate the SMs did iterations in the first
  *      wave, those the run cut and those of the waves past it: -1.7
  *      to -0.1 % of exact with the whole loop, -1.9 to +3.2 % with
- *      windows of 32.  A wave's blocks' fixed costs (prologue,
- *      epilogue, launch) are in the run's waves only.
+ *      windows of 32.  The waves past the run's go at a later rate
+ *      where the run can take STEADY_WAVES: from the second wave a
+ *      quarter through to the last half through, when the blocks an
+ *      SM holds no longer start together (full_waves_to_run).  A
+ *      single later wave's rate would not do: kernel 7 at 1024 on 4
+ *      SMs came out +2.0, -3.1, -1.8 and -0.6 % of exact with the
+ *      second, third, fourth and fifth wave's.  A wave's blocks' fixed
+ *      costs (prologue, epilogue, launch) are in the run's waves
+ *      only.
  * Counters go the same way: the run's, times all blocks over its
- * blocks, plus each block's iterations past 'w' at the first wave's
- * rate per block and iteration; or, with one block per SM and full
+ * blocks, plus each block's iterations past 'w' at the rate per block
+ * and iteration of the waves the cycles go by; or, with one block per SM and full
  * waves past the run's, as the cycles do: the run's once, and each wave
  * past it what the run's waves past the first row added, at their rate
  * (by_rows_counters).  Where drift within a block or between blocks
@@ -585,7 +625,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
     guint64 iters = k->iterations;
     guint64 first = MIN (r->blocks, per_wave);
-    guint64 run_full = full_waves_to_run (k, &r->occ, per_wave);
+    guint64 run_full = full_waves_to_run (k, &r->occ, per_wave, full);
     guint64 row = first_row_waves (k, per_wave);
     guint64 run_blocks = full > run_full ? run_full * per_wave + tail
                                          : r->blocks;
@@ -593,6 +633,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
     gboolean by_rate = per_sm > 1;    /* 2. above */
     gboolean later_waves = !by_rate && full > run_full;
+    gboolean steady = by_rate && full > run_full && run_full > 1;
     int keep = (int) run_full * per_sm;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
     g_autofree int *n_retired = g_new0 (int, d);
@@ -601,7 +642,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
     FirstWave f = { .window = w };
-    LaterWave later = { .wave = -1 };
+    LaterWave later = { .wave = { -1, -1 } };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
@@ -632,7 +673,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         f.gpu = gpu;
         marks.first = first_pass ? &f : NULL;
         later = (LaterWave) { .gpu = gpu, .probe = probe,
-                              .wave = later_waves ? (int) row : -1,
+                              .wave = { steady ? 1 : later_waves ? (int) row : -1,
+                                        steady ? (int) run_full - 1
+                                               : later_waves ? (int) row : -1 },
                               .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2) };
         probe_on_marks (probe, on_mark, &marks);
         gpu_run (gpu);
@@ -655,10 +698,18 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
     double total = latest_end (probe, &win, run_blocks, d, lo, hi, more);
-    double first_cost = wave_cost (probe, 0, lo, hi);
+    /* The SMs' cost per warp-iteration from the second wave a quarter
+     * through to the last half through: several waves' worth. */
+    guint64 steady_done = steady && later.taken == 2
+                              ? probe_entries_between (probe, later.at[0],
+                                                       later.at[1])
+                              : 0;
+    double rate_cost = steady_done > 0 ? (double) (later.at[1] - later.at[0]) /
+                                             (double) steady_done
+                                       : wave_cost (probe, 0, lo, hi);
     if (full > run_full && by_rate)
         total += (double) (full - run_full) * (double) probe_warps (probe, 0) *
-                 (double) iters * first_cost;
+                 (double) iters * rate_cost;
     else if (full > run_full) {
         double longer = 0;
         for (guint64 j = row; j < run_full; j++)
@@ -670,29 +721,33 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     }
 
     Sample run, all;
+    const Sample *from = &f.sample[0], *to = &f.sample[1];
     take_sample (gpu, &run);
     double times = (double) r->blocks / (double) run_blocks;
-    double per_block_iteration =
-        (double) r->blocks * more /
-        ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
+    double scale = (double) spec->device.sm_count /
+                   ((double) d * (double) kern_warps (k));
+    double apart = (double) (f.iteration[1] - f.iteration[0]) * (double) first;
+    if (steady_done > 0) {
+        /* The later waves' rate, as for the cycles. */
+        from = &later.sample[0];
+        to = &later.sample[1];
+        apart = (double) steady_done * scale;
+    }
+    double per_block_iteration = (double) r->blocks * more / apart;
     combine ((guint64 *) &all.st, (const guint64 *) &run.st, times,
-             (const guint64 *) &f.sample[1].st,
-             (const guint64 *) &f.sample[0].st, per_block_iteration,
-             N_COUNTERS (all.st));
+             (const guint64 *) &to->st, (const guint64 *) &from->st,
+             per_block_iteration, N_COUNTERS (all.st));
     combine ((guint64 *) &all.mem, (const guint64 *) &run.mem, times,
-             (const guint64 *) &f.sample[1].mem,
-             (const guint64 *) &f.sample[0].mem, per_block_iteration,
-             N_COUNTERS (all.mem));
-    if (later.taken == 2 && win.reached[1] == d) {
+             (const guint64 *) &to->mem, (const guint64 *) &from->mem,
+             per_block_iteration, N_COUNTERS (all.mem));
+    if (later_waves && later.taken == 2 && win.reached[1] == d) {
         RowShape shape = {
             (double) (row * per_wave), (double) run_blocks,
             (double) (full - run_full), (double) per_wave, more,
             (double) (f.iteration[1] - f.iteration[0]) * (double) first,
             0, (double) (run_full - row)
         };
-        later_wave_counters (&all, &run, &f, &later, &win, &shape,
-                             (double) spec->device.sm_count /
-                                 ((double) d * (double) kern_warps (k)));
+        later_wave_counters (&all, &run, &f, &later, &win, &shape, scale);
     }
     r->stats = all.st;
     r->mem = all.mem;
