@@ -467,8 +467,10 @@ fill_costs (gboolean shared, Cycle expect_miss, Cycle expect_small)
     g_autoptr (MemSys) mem = memhier_new (spec, q, 1, 64 * 1024);
     cr_expect_eq (next_after (mem, q, 0x10000, 32, 100), expect_miss,
                   "whole line, miss");
-    cr_expect_eq (next_after (mem, q, 0x10000, 32, 10000), 2, "whole line, hit");
-    cr_expect_eq (next_after (mem, q, 0x20000, 8, 20000), 1, "one sector, miss");
+    cr_expect_eq (next_after (mem, q, 0x10000, 32, 10000), 2,
+                  "whole line, hit");
+    cr_expect_eq (next_after (mem, q, 0x20000, 8, 20000), 1,
+                  "one sector, miss");
     cr_expect_eq (next_after (mem, q, 0x30000, 8, 30000), expect_small,
                   "another sector, miss: the carried half cycle");
 }

@@ -220,9 +220,9 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
 
 /* The waves whose rate the iterations past the window go by where the
  * cycles do (2. at run_sampled): sampled where wave[0] has done 'lo'
- * iterations and wave[1] 'hi'.  One block
- * per SM: both the first wave past the grid's first row; more: the
- * second wave and the run's last (STEADY_WAVES). */
+ * iterations and wave[1] 'hi'.  One block per SM: both the first wave
+ * past the grid's first row; more: the second wave and the run's last
+ * (STEADY_WAVES). */
 typedef struct {
     const Gpu *gpu;
     const Probe *probe;
@@ -234,8 +234,9 @@ typedef struct {
 } LaterWave;
 
 /* A full wave has done i iterations when its entries are i times the
- * first wave's warps, all its own having opened or not (probe_entered
- * counts so too). */
+ * first wave's warps: its own, once all have opened (mirrors take
+ * blocks in lockstep, so a full wave watches as many warps as the
+ * first). */
 static void
 later_wave_mark (LaterWave *l, int wave, guint64 entries, Cycle at)
 {
@@ -331,15 +332,16 @@ count_instructions (const KernInstance *k, guint64 iterations)
     return n;
 }
 
-/* The launch's warp instructions, from block 0's first warp: its
- * stream with one and with two iterations gives the cost outside the
- * loop and per iteration. */
+/* The warp instructions of 'blocks' blocks whose loop is cut to
+ * 'iterations', from block 0's first warp: its stream with one and with
+ * two iterations gives the cost outside the loop and per iteration. */
 static double
-estimate_instructions (const KernInstance *k, guint64 blocks)
+estimate_instructions (const KernInstance *k, guint64 blocks,
+                       guint64 iterations)
 {
     double one = (double) count_instructions (k, 1);
     double two = (double) count_instructions (k, 2);
-    double per_warp = one + (two - one) * (double) (k->iterations - 1);
+    double per_warp = one + (two - one) * (double) (iterations - 1);
     return per_warp * (double) blocks * (double) kern_warps (k);
 }
 
@@ -353,7 +355,8 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
         return FALSE;
     if (o->mode == RUN_SAMPLED)
         return TRUE;
-    return estimate_instructions (k, blocks) > SAMPLE_ABOVE_WARP_INSTRUCTIONS;
+    return estimate_instructions (k, blocks, k->iterations) >
+           SAMPLE_ABOVE_WARP_INSTRUCTIONS;
 }
 
 /* Full waves in a sampled run (then the partial last wave).  With one
@@ -418,11 +421,8 @@ first_row_waves (const KernInstance *k, guint64 per_wave)
 static gboolean
 steady_affordable (const KernInstance *k, guint64 per_wave, guint64 waves)
 {
-    guint64 w = MIN (k->iterations, MAX_WINDOW);
-    double one = (double) count_instructions (k, 1);
-    double two = (double) count_instructions (k, 2);
-    double per_warp = one + (two - one) * (double) (w - 1);
-    return per_warp * (double) (waves * per_wave) * (double) kern_warps (k) <=
+    return estimate_instructions (k, waves * per_wave,
+                                  MIN (k->iterations, MAX_WINDOW)) <=
            STEADY_BUDGET;
 }
 
@@ -603,20 +603,26 @@ later_wave_counters (Sample *all, const Sample *run, const FirstWave *f,
  *      SM holds no longer start together (full_waves_to_run).  A
  *      single later wave's rate would not do: kernel 7 at 1024 on 4
  *      SMs came out +2.0, -3.1, -1.8 and -0.6 % of exact with the
- *      second, third, fourth and fifth wave's.  A wave's blocks' fixed
- *      costs (prologue, epilogue, launch) are in the run's waves
- *      only.
- * Counters go the same way: the run's, times all blocks over its
- * blocks, plus each block's iterations past 'w' at the rate per block
- * and iteration of the waves the cycles go by; or, with one block per SM and full
- * waves past the run's, as the cycles do: the run's once, and each wave
- * past it what the run's waves past the first row added, at their rate
- * (by_rows_counters).  Where drift within a block or between blocks
- * grows with the loop, counters that follow it fall short with any
- * window: kernel 1 at 1024 on the A6000 moves 1.7 million L2 sectors a
- * wave in 32 iterations and 5.0 million in 64, as its warps, which
- * meet at no barrier, drift apart and stop sharing B's lines in L1 (its
- * cycles, bound by the L1's throughput, stay within 0.1 %). */
+ *      second, third, fourth and fifth wave's.  That span crosses the
+ *      ends and starts of blocks, so its rate carries some of their
+ *      fixed costs (prologue, epilogue), scaled by the iterations;
+ *      against exact runs it does better than the first wave's all the
+ *      same (full_waves_to_run).  Otherwise a wave's blocks' fixed
+ *      costs are in the run's waves only.
+ * Counters: the run's, times all blocks over its blocks, plus each
+ * block's iterations past 'w' at the first wave's rate per block and
+ * iteration (not the later waves' where the cycles go by them: that
+ * span's fixed costs, C's stores above all, would count once per cut
+ * iteration -- kernel 7 at 1024 on 4 SMs moved 18 % more through L1);
+ * or, with one block per SM and full waves past the run's, as the
+ * cycles do: the run's once, and each wave past it what the run's
+ * waves past the first row added, at their rate (by_rows_counters).
+ * Where drift within a block or between blocks grows with the loop,
+ * counters that follow it fall short with any window: kernel 1 at 1024
+ * on the A6000 moves 1.7 million L2 sectors a wave in 32 iterations
+ * and 5.0 million in 64, as its warps, which meet at no barrier, drift
+ * apart and stop sharing B's lines in L1 (its cycles, bound by the
+ * L1's throughput, stay within 0.1 %). */
 static void
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
 {
@@ -634,6 +640,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     gboolean by_rate = per_sm > 1;    /* 2. above */
     gboolean later_waves = !by_rate && full > run_full;
     gboolean steady = by_rate && full > run_full && run_full > 1;
+    /* The waves the later rate is taken over (LaterWave). */
+    int later_from = steady ? 1 : later_waves ? (int) row : -1;
+    int later_to = steady ? (int) run_full - 1 : later_from;
     int keep = (int) run_full * per_sm;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
     g_autofree int *n_retired = g_new0 (int, d);
@@ -673,9 +682,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         f.gpu = gpu;
         marks.first = first_pass ? &f : NULL;
         later = (LaterWave) { .gpu = gpu, .probe = probe,
-                              .wave = { steady ? 1 : later_waves ? (int) row : -1,
-                                        steady ? (int) run_full - 1
-                                               : later_waves ? (int) row : -1 },
+                              .wave = { later_from, later_to },
                               .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2) };
         probe_on_marks (probe, on_mark, &marks);
         gpu_run (gpu);
@@ -693,8 +700,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
      * between a quarter and half of its window (past that, the warps
      * that finish first leave the rest a slower SM), to the last SM's
      * end; the full waves past the run's, each what the run's waves
-     * past the first row added, or by rate its iterations at the first
-     * wave's (2. above). */
+     * past the first row added, or by rate its iterations at the later
+     * waves' (the first wave's where the run has no later ones; 2.
+     * above). */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
     double total = latest_end (probe, &win, run_blocks, d, lo, hi, more);
@@ -721,25 +729,19 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     }
 
     Sample run, all;
-    const Sample *from = &f.sample[0], *to = &f.sample[1];
     take_sample (gpu, &run);
     double times = (double) r->blocks / (double) run_blocks;
-    double scale = (double) spec->device.sm_count /
-                   ((double) d * (double) kern_warps (k));
-    double apart = (double) (f.iteration[1] - f.iteration[0]) * (double) first;
-    if (steady_done > 0) {
-        /* The later waves' rate, as for the cycles. */
-        from = &later.sample[0];
-        to = &later.sample[1];
-        apart = (double) steady_done * scale;
-    }
-    double per_block_iteration = (double) r->blocks * more / apart;
+    double per_block_iteration =
+        (double) r->blocks * more /
+        ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
     combine ((guint64 *) &all.st, (const guint64 *) &run.st, times,
-             (const guint64 *) &to->st, (const guint64 *) &from->st,
-             per_block_iteration, N_COUNTERS (all.st));
+             (const guint64 *) &f.sample[1].st,
+             (const guint64 *) &f.sample[0].st, per_block_iteration,
+             N_COUNTERS (all.st));
     combine ((guint64 *) &all.mem, (const guint64 *) &run.mem, times,
-             (const guint64 *) &to->mem, (const guint64 *) &from->mem,
-             per_block_iteration, N_COUNTERS (all.mem));
+             (const guint64 *) &f.sample[1].mem,
+             (const guint64 *) &f.sample[0].mem, per_block_iteration,
+             N_COUNTERS (all.mem));
     if (later_waves && later.taken == 2 && win.reached[1] == d) {
         RowShape shape = {
             (double) (row * per_wave), (double) run_blocks,
@@ -747,7 +749,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
             (double) (f.iteration[1] - f.iteration[0]) * (double) first,
             0, (double) (run_full - row)
         };
-        later_wave_counters (&all, &run, &f, &later, &win, &shape, scale);
+        later_wave_counters (&all, &run, &f, &later, &win, &shape,
+                             (double) spec->device.sm_count /
+                                 ((double) d * (double) kern_warps (k)));
     }
     r->stats = all.st;
     r->mem = all.mem;

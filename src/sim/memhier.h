@@ -14,9 +14,9 @@
  *                  missing sectors go to L2 through a bounded number of
  *                  miss slots, and with 'l1_fill_shares_data_path' their
  *                  fill takes the data path's bytes too; L2 misses to
- *                  DRAM.  L2 and DRAM are
- *                  bandwidth servers (bw.h).  Latencies are the presets'
- *                  pointer-chase figures: what a dependent load sees.
+ *                  DRAM.  L2 and DRAM are bandwidth servers (bw.h).
+ *                  Latencies are the presets' pointer-chase figures:
+ *                  what a dependent load sees.
  *   global stores  write through to L2 (allocating there, dirty); L1
  *                  keeps lines it holds, allocates none unless the preset
  *                  says so; dirty L2 evictions cost DRAM bandwidth.

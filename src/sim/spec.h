@@ -119,7 +119,7 @@ typedef struct {
     int l1_tags_per_clk;          /* lines the L1 tag stage looks up a cycle */
     int l1_miss_slots;            /* lines in flight from L2, per SM */
     gboolean l1_store_allocate;   /* global stores allocate in L1 */
-    gboolean l1_fill_shares_data_path;  /* fills cost l1_bytes_per_clk */
+    gboolean l1_fill_shares_data_path;  /* fills take the data path's bytes */
     int l2_assoc;
 } SpecMem;
 
