@@ -797,10 +797,10 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
  * waves, and 128 iterations, past the window.  The run takes 4 waves,
  * each block's iterations past the window at its SM's rate then, and
  * the 4 waves past the run go at the SMs' rate in the run's waves past
- * the first (run.c).
- * Within 2 % of exact in cycles (issue 6).  (Where this and the second
- * wave's addition, used before, part ways is longer loops -- 2048 on 8
- * SMs, README -- whose exact runs take minutes.) */
+ * the first (run.c).  Within 2 % of exact in cycles (issue 6).  (Where
+ * this and the second wave's addition, used before, part ways is
+ * longer loops -- 2048 on 8 SMs, README -- whose exact runs take
+ * minutes.) */
 Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
 {
     Both b;

@@ -156,8 +156,8 @@ enter (Probe *p, guint64 block, int wave)
     Wave *v = &p->wave[wave];
     g_array_append_val (p->block[block].at, now);
     g_array_append_val (v->at, now);
-    if (p->mark != NULL)
-        p->mark (p->mark_ctx, wave, v->at->len, v->opened, now);
+    if (p->mark != NULL && v->at->len % v->opened == 0)
+        p->mark (p->mark_ctx, wave, v->at->len / v->opened, now);
 }
 
 typedef struct {

@@ -25,12 +25,11 @@
 
 typedef struct Probe Probe;
 
-/* Told of each entry a warp of wave 'wave' makes, at 'at': the wave's
- * entries so far and the warps it opened so far (it has done i
- * iterations when entries = i x its warps; a later wave's blocks open
- * one by one). */
-typedef void (*ProbeMarkFn) (void *ctx, int wave, guint64 entries,
-                             guint warps, Cycle at);
+/* Told each time wave 'wave' has done 'iteration' iterations (>= 1) by
+ * the count of the warps it opened so far, at 'at'.  A later wave's
+ * blocks open one by one, so until all have, its count can go back. */
+typedef void (*ProbeMarkFn) (void *ctx, int wave, guint64 iteration,
+                             Cycle at);
 
 /* For a run of 'blocks' blocks (ids below it). */
 Probe *probe_new (guint64 per_wave, int waves, guint64 window,

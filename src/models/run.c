@@ -218,31 +218,27 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
         gpu_stop (f->gpu);
 }
 
-/* The waves whose rate the iterations past the window go by where the
- * cycles do (2. at run_sampled): sampled where wave[0] has done 'lo'
- * iterations and wave[1] 'hi'.  One block per SM: both the first wave
- * past the grid's first row; more: the second wave and the run's last
- * (STEADY_WAVES). */
+/* The wave whose rate the iterations past the window go by where the
+ * cycles do (one block per SM, past the grid's first row: 2. at
+ * run_sampled), sampled where it has done 'lo' and 'hi' iterations with
+ * all its warps open. */
 typedef struct {
     const Gpu *gpu;
     const Probe *probe;
-    int wave[2];           /* -1: none */
+    int wave;              /* -1: none */
     guint64 lo, hi;
     int taken;             /* samples: 0, 1 (at lo) or 2 */
     Cycle at[2];
     Sample sample[2];
 } LaterWave;
 
-/* A full wave has done i iterations when its entries are i times the
- * first wave's warps: its own, once all have opened (mirrors take
- * blocks in lockstep, so a full wave watches as many warps as the
- * first). */
 static void
-later_wave_mark (LaterWave *l, int wave, guint64 entries, Cycle at)
+later_wave_mark (LaterWave *l, guint64 i, Cycle at)
 {
-    if (l->taken == 2 || wave != l->wave[l->taken] ||
-        entries != (l->taken == 0 ? l->lo : l->hi) *
-                       probe_warps (l->probe, 0))
+    /* Its blocks open one by one: only once all have (as many watched
+     * warps as the first wave's) is its count the wave's. */
+    if (l->taken == 2 || i != (l->taken == 0 ? l->lo : l->hi) ||
+        probe_warps (l->probe, l->wave) < probe_warps (l->probe, 0))
         return;
     l->at[l->taken] = at;
     take_sample (l->gpu, &l->sample[l->taken++]);
@@ -254,12 +250,13 @@ typedef struct {
 } Marks;
 
 static void
-on_mark (void *ctx, int wave, guint64 entries, guint warps, Cycle at)
+on_mark (void *ctx, int wave, guint64 i, Cycle at)
 {
     Marks *m = ctx;
-    if (wave == 0 && m->first != NULL && entries % warps == 0)
-        first_wave_mark (m->first, entries / warps, at);
-    later_wave_mark (m->later, wave, entries, at);
+    if (wave == 0 && m->first != NULL)
+        first_wave_mark (m->first, i, at);
+    if (wave == m->later->wave)
+        later_wave_mark (m->later, i, at);
 }
 
 /* total = a x times_a + (b - c) x times_bc, counter by counter, never
@@ -439,13 +436,14 @@ full_waves_to_run (const KernInstance *k, const OccResult *occ,
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
- * them together), between iterations 'lo' and 'hi' of wave 'wave': the
- * rate the SMs did iterations at then, whichever wave's. */
+ * them together), from wave 'from' at iteration 'lo' to wave 'to' at
+ * 'hi': the rate the SMs did iterations at then, whichever waves'.  0
+ * if either was not reached. */
 static double
-wave_cost (const Probe *probe, int wave, guint64 lo, guint64 hi)
+span_cost (const Probe *probe, int from, guint64 lo, int to, guint64 hi)
 {
-    Cycle a = probe_entered (probe, wave, lo), b = probe_entered (probe, wave, hi);
-    guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER
+    Cycle a = probe_entered (probe, from, lo), b = probe_entered (probe, to, hi);
+    guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER || b <= a
                        ? 0 : probe_entries_between (probe, a, b);
     return done == 0 ? 0 : (double) (b - a) / (double) done;
 }
@@ -640,9 +638,6 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     gboolean by_rate = per_sm > 1;    /* 2. above */
     gboolean later_waves = !by_rate && full > run_full;
     gboolean steady = by_rate && full > run_full && run_full > 1;
-    /* The waves the later rate is taken over (LaterWave). */
-    int later_from = steady ? 1 : later_waves ? (int) row : -1;
-    int later_to = steady ? (int) run_full - 1 : later_from;
     int keep = (int) run_full * per_sm;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
     g_autofree int *n_retired = g_new0 (int, d);
@@ -651,7 +646,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
     FirstWave f = { .window = w };
-    LaterWave later = { .wave = { -1, -1 } };
+    LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
@@ -682,7 +677,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         f.gpu = gpu;
         marks.first = first_pass ? &f : NULL;
         later = (LaterWave) { .gpu = gpu, .probe = probe,
-                              .wave = { later_from, later_to },
+                              .wave = later_waves ? (int) row : -1,
                               .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2) };
         probe_on_marks (probe, on_mark, &marks);
         gpu_run (gpu);
@@ -706,15 +701,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
     double total = latest_end (probe, &win, run_blocks, d, lo, hi, more);
-    /* The SMs' cost per warp-iteration from the second wave a quarter
-     * through to the last half through: several waves' worth. */
-    guint64 steady_done = steady && later.taken == 2
-                              ? probe_entries_between (probe, later.at[0],
-                                                       later.at[1])
+    /* By rate: from the second wave a quarter through to the last half
+     * through, several waves' worth, where the run has them. */
+    double rate_cost = steady ? span_cost (probe, 1, lo, (int) run_full - 1, hi)
                               : 0;
-    double rate_cost = steady_done > 0 ? (double) (later.at[1] - later.at[0]) /
-                                             (double) steady_done
-                                       : wave_cost (probe, 0, lo, hi);
+    if (rate_cost <= 0)
+        rate_cost = span_cost (probe, 0, lo, 0, hi);
     if (full > run_full && by_rate)
         total += (double) (full - run_full) * (double) probe_warps (probe, 0) *
                  (double) iters * rate_cost;
@@ -722,7 +714,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         double longer = 0;
         for (guint64 j = row; j < run_full; j++)
             longer += more * probe_warps (probe, (int) j) *
-                      wave_cost (probe, (int) j, lo, hi);
+                      span_cost (probe, (int) j, lo, (int) j, hi);
         total += (double) (full - run_full) *
                  (later_wave_added (&win, d, row, run_full) +
                   longer / (double) (run_full - row));
