@@ -101,6 +101,20 @@ block_retired (void *ctx, int sm, guint64 block, Cycle at)
  * 108, 84, 132) evenly. */
 #define SAMPLED_DETAILED_SMS 4
 
+/* Mirrors that each SM simulated in full must stand for before they
+ * pay: with fewer (a GPU of under 12 SMs, made small with --set), all
+ * run in full, at most three times as long.  Lockstep costs accuracy
+ * (gpu.h): kernel 5 at 1024 on 8 SMs came out +3.1 % of exact with four
+ * in full and +0.8 % with all eight. */
+#define MIRRORS_PER_DETAILED_SM 2
+
+static int
+sampled_detailed_sms (int all)
+{
+    return all < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM)
+               ? all : SAMPLED_DETAILED_SMS;
+}
+
 static Gpu *
 gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
          int detailed, Window *win)
@@ -187,6 +201,7 @@ typedef struct {
     double slope_before;
     int agreed;
     gboolean settled;
+    gboolean keep;         /* the window stays, settled or not */
 } FirstWave;
 
 /* Marks are taken at powers of two short of the window's end, where
@@ -211,10 +226,11 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
                     ? f->agreed + 1 : 0;
     f->slope_before = slope;
     f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
-    /* Settled early: the run starts again with a shorter window.  Not
-     * settled by half the window: the run goes on as it is, and these
-     * marks give the counters' rate. */
-    if (f->settled && 2 * i < f->window)
+    /* Settled early: the run starts again with a shorter window, unless
+     * it keeps this one (1. at run_sampled).  Not settled by half the
+     * window: the run goes on as it is, and these marks give the
+     * counters' rate. */
+    if (f->settled && 2 * i < f->window && !f->keep)
         gpu_stop (f->gpu);
 }
 
@@ -557,7 +573,13 @@ later_wave_counters (Sample *all, const Sample *run, const FirstWave *f,
  *    worth of work, between the marks at 1, 2, 4, 8 ... iterations
  *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
  *    the window, the run stops and starts again with the window twice
- *    the iterations where it settled; else it goes on as it is.  Until
+ *    the iterations where it settled; else it goes on as it is.  A run
+ *    whose GPU costs at most STEADY_BUDGET at the largest window keeps
+ *    it: a shorter one buys time, and the time is small, while it costs
+ *    accuracy where the loop's data outgrow the L2 and the window's do
+ *    not (kernel 10 at 1024 on 8 SMs, its 4 waves all in the run, came
+ *    out -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2;
+ *    64 is its whole loop).  Until
  *    the first wave's first block retires the run is the first wave
  *    alone, so the marks are the same as in a run of that wave only.
  *    A wave's cost per iteration can climb for its first dozen
@@ -645,7 +667,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
-    FirstWave f = { .window = w };
+    FirstWave f = { .window = w,
+                    .keep = estimate_instructions (k, run_blocks, w) <=
+                            STEADY_BUDGET };
     LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
@@ -684,7 +708,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
         f.gpu = NULL;
         later.gpu = win.gpu = NULL;
         count_cost (gpu, &cost);
-        if (!f.settled || 2 * f.iteration[1] >= w)
+        if (!f.settled || 2 * f.iteration[1] >= w || f.keep)
             break;
         w = 2 * f.iteration[1];
     }
@@ -818,7 +842,7 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     gboolean sampled = should_sample (k, options, out->blocks);
     int all = spec->device.sm_count;
     out->detailed_sms = options->detailed_sms > 0 ? options->detailed_sms
-                        : sampled                 ? SAMPLED_DETAILED_SMS
+                        : sampled                 ? sampled_detailed_sms (all)
                                                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
     if (sampled) {
