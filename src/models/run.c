@@ -574,12 +574,15 @@ later_wave_counters (Sample *all, const Sample *run, const FirstWave *f,
  *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
  *    the window, the run stops and starts again with the window twice
  *    the iterations where it settled; else it goes on as it is.  A run
- *    whose GPU costs at most STEADY_BUDGET at the largest window keeps
- *    it: a shorter one buys time, and the time is small, while it costs
- *    accuracy where the loop's data outgrow the L2 and the window's do
- *    not (kernel 10 at 1024 on 8 SMs, its 4 waves all in the run, came
- *    out -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2;
- *    64 is its whole loop).  Until
+ *    that takes every full wave of the launch and costs at most
+ *    STEADY_BUDGET at the largest window keeps it: the window is then
+ *    all that is cut, a shorter one saves at most half of a small run,
+ *    and it costs accuracy where the loop's data outgrow the L2 and the
+ *    window's do not (kernel 10 at 1024 on 8 SMs, 4 waves, came out
+ *    -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2; 64 is
+ *    its whole loop).  Not where waves go past the run: kernel 1 at
+ *    4096 on the A6000 (38 million) would take the validation from 9 to
+ *    11 s.  Until
  *    the first wave's first block retires the run is the first wave
  *    alone, so the marks are the same as in a run of that wave only.
  *    A wave's cost per iteration can climb for its first dozen
@@ -668,8 +671,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     Cost cost = { 0, 0 };
     guint64 w = MIN (iters, MAX_WINDOW);
     FirstWave f = { .window = w,
-                    .keep = estimate_instructions (k, run_blocks, w) <=
-                            STEADY_BUDGET };
+                    .keep = full <= run_full &&
+                            estimate_instructions (k, run_blocks, w) <=
+                                STEADY_BUDGET };
     LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
