@@ -714,6 +714,52 @@ Test (sm, deterministic)
     g_array_free (b.issues, TRUE);
 }
 
+/* The memory-issue rate (a6000 preset: Huerta et al. on the RTX A6000,
+ * 5 memory instructions back to back, then one every 2 cycles while
+ * another sub-partition issues them too).  Warps of 20 independent
+ * shared loads, a queue deep enough never to fill.  One warp alone
+ * issues them a cycle apart: 0, 1, ... 19.  Four, one a sub-partition,
+ * each issue 5 a cycle apart, then one every 2 cycles: load n (from 0)
+ * at n for n < 5 and at 4 + 2 (n - 4) after, the last at 34. */
+static void
+memory_issues (int warps, Cycle *at)
+{
+    const char *sets[] = { "mem.mio_queue_depth=1024", NULL };
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    for (int k = 0; k < 20; k++)
+        add (w, 0, INSTR_LDS, 10 + k, 2, NR, NR);
+    run ("a6000", sets, w, 32 * warps, 1, 200, 23, &r);
+    int seen[4] = { 0 };
+    for (guint i = 0; i < r.issues->len; i++) {
+        const Issue *is = &g_array_index (r.issues, Issue, i);
+        if (is->op == INSTR_LDS && seen[is->sp] < 20)
+            at[is->sp * 20 + seen[is->sp]++] = is->at;
+    }
+    for (int sp = 0; sp < warps; sp++)
+        cr_assert_eq (seen[sp], 20, "sub-partition %d issued %d loads", sp,
+                      seen[sp]);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+Test (sm, memory_issue_rate)
+{
+    Cycle at[4 * 20];
+    memory_issues (1, at);
+    for (int n = 0; n < 20; n++)
+        cr_expect_eq (at[n], (Cycle) n, "alone, load %d at %" G_GUINT64_FORMAT,
+                      n, at[n]);
+    memory_issues (4, at);
+    for (int sp = 0; sp < 4; sp++)
+        for (int n = 0; n < 20; n++) {
+            Cycle want = n < 5 ? (Cycle) n : (Cycle) (4 + 2 * (n - 4));
+            cr_expect_eq (at[sp * 20 + n], want, "sub-partition %d, load %d at %"
+                          G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT, sp, n,
+                          at[sp * 20 + n], want);
+        }
+}
+
 /* A full LG queue holds warps back (lg_throttle): 32 warps issuing only
  * loads, 4 independent ones per iteration (enough in flight that the
  * queue never runs dry), into a 20-deep queue drained one per cycle.

@@ -119,6 +119,13 @@ static const PkeyInfo keys[] = {
 
     { "sched", "policy", PKEY_ENUM, PKEY_TIMING, 0, 0, "",
       AT (sched.policy), sched_names, "warp-scheduler issue policy" },
+    I ("sched", "mem_issue_burst", PKEY_TIMING, 0, 1024, "instructions",
+       sched.mem_issue_burst,
+       "memory instructions a sub-partition issues back to back while "
+       "another issues them too (0: no limit)"),
+    I ("sched", "mem_issue_interval", PKEY_TIMING, 1, 64, "cycles",
+       sched.mem_issue_interval,
+       "cycles between a sub-partition's memory instructions past the burst"),
 
     I ("pipe", "fma_lanes", PKEY_TIMING, 1, 256, "lanes", pipe.fma_lanes,
        "FP32 lanes per sub-partition"),

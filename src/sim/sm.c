@@ -29,6 +29,7 @@ typedef struct {
     RegfileCache rf;            /* the register-file reuse cache */
     Cycle port_free[REGFILE_MAX_BANKS];  /* each bank's read port free from */
     Cycle ports_busy;      /* the latest of them: nothing to check below */
+    Cycle mem_due;         /* memory-issue rate (mem_ready) */
 } Sp;
 
 typedef struct {
@@ -147,6 +148,28 @@ queue_of (Sm *sm, InstrPipe pipe)
     return pipe == PIPE_LG ? sm->lg : pipe == PIPE_MIO ? sm->mio : NULL;
 }
 
+/* The memory-issue rate Huerta et al. measured on Ampere: a
+ * sub-partition issues mem_issue_burst memory instructions back to
+ * back, then one every mem_issue_interval cycles, while another issues
+ * them too.  A virtual-scheduling rate: each memory instruction moves
+ * the sub-partition's 'mem_due' an interval on (execute), and the next
+ * may go once 'mem_due' is at most 'slack' ahead, where slack = (burst
+ * - 1) x (interval - 1) lets just 'burst' of them go a cycle apart.
+ * Another sub-partition issues them while its own 'mem_due' is ahead. */
+static Cycle
+mem_ready (const Sm *sm, const Sp *sp, Cycle now)
+{
+    const SpecSched *s = &sm->spec->sched;
+    gboolean others = FALSE;
+    if (s->mem_issue_burst == 0 || sp->mem_due <= now)
+        return now;
+    for (int i = 0; i < sm->n_sp && !others; i++)
+        others = &sm->sp[i] != sp && sm->sp[i].mem_due > now;
+    Cycle slack = (Cycle) (s->mem_issue_burst - 1) *
+                  (Cycle) (s->mem_issue_interval - 1);
+    return others && sp->mem_due > now + slack ? sp->mem_due - slack : now;
+}
+
 /* First cycle >= 'now' the unit for 'in' takes it; CYCLE_NEVER for a
  * full queue (its room callback wakes us). */
 static Cycle
@@ -154,7 +177,7 @@ unit_ready (Sm *sm, const Sp *sp, InstrPipe pipe, Cycle now)
 {
     LsuQueue *queue = queue_of (sm, pipe);
     if (queue != NULL)
-        return lsu_has_room (queue) ? now : CYCLE_NEVER;
+        return lsu_has_room (queue) ? mem_ready (sm, sp, now) : CYCLE_NEVER;
     return pipe_ready_at (&sp->pipes, pipe, now);
 }
 
@@ -383,6 +406,8 @@ execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
     case PIPE_MIO:
         cookie = start_variable (w, in, info->latency == LAT_GLOBAL);
         lsu_push (queue_of (sm, info->pipe), in, cookie, mem_done, sm, now);
+        sp->mem_due = MAX (sp->mem_due, now) +
+                      (Cycle) sm->spec->sched.mem_issue_interval;
         break;
     default:
         break;

@@ -82,6 +82,11 @@ typedef struct {
 
 typedef struct {
     SpecSchedPolicy policy;
+    /* A sub-partition issues this many memory instructions back to
+     * back, then one every mem_issue_interval cycles, while another
+     * sub-partition issues them too (0: no limit). */
+    int mem_issue_burst;
+    int mem_issue_interval;
 } SpecSched;
 
 typedef struct {
