@@ -11,22 +11,28 @@ set -eu
 : "${SIZE:=4096}"
 : "${KERNELS:=1 2 3 4 5 6 7 8 9 10 11}"
 
-gflops() {   # gflops ARGS...: the run's GFLOP/s
-    "$SMSIM" run "$@" --format json |
-        sed -n 's/^ *"gflops" : \([0-9.]*\).*/\1/p'
+gflops() {   # gflops ARGS...: the run's GFLOP/s; fails with smsim
+    out=$("$SMSIM" run "$@" --format json) || return 1
+    v=$(printf '%s\n' "$out" | sed -n 's/^ *"gflops" : \([0-9.]*\).*/\1/p')
+    [ -n "$v" ] && echo "$v"
 }
 
 sms=$("$SMSIM" query --gpu "$GPU" --format json |
       sed -n '/"device.sm_count"/,/}/s/^ *"value" : "\([0-9]*\)".*/\1/p')
 [ -n "$sms" ] || { echo "mirroring.sh: no SM count for $GPU" >&2; exit 2; }
 worst=0
+failed=0
 printf '%-9s %12s %12s %8s\n' kernel "4 in full" "all $sms" difference
 for k in $KERNELS; do
     set -- --gpu "$GPU" --kernel "sgemm-$k" --size "$SIZE"
-    m=$(gflops "$@" --sampled) || { echo "sgemm-$k: refused"; continue; }
-    a=$(gflops "$@" --sampled --detailed-sms "$sms")
+    m=$(gflops "$@" --sampled) && a=$(gflops "$@" --sampled --detailed-sms "$sms") || {
+        echo "mirroring.sh: sgemm-$k on $GPU failed" >&2
+        failed=1
+        continue
+    }
     d=$(awk -v m="$m" -v a="$a" 'BEGIN { printf "%.1f", 100 * (m - a) / a }')
     printf '%-9s %12.1f %12.1f %7s%%\n' "sgemm-$k" "$m" "$a" "$d"
     worst=$(awk -v w="$worst" -v x="$d" 'BEGIN { x = x < 0 ? -x : x; print (x > w) ? x : w }')
 done
 echo "worst |mirrored - all in full| / all in full: $worst %"
+exit $failed

@@ -12,22 +12,27 @@ set -eu
 : "${SMS:=84 8}"
 : "${KERNELS:=1 2 3 4 5 6 7 8 9 10 11}"
 
-cycles() {   # cycles MODE ARGS...: the run's cycles
+cycles() {   # cycles MODE ARGS...: the run's cycles; fails with smsim
     mode=$1
     shift
-    "$SMSIM" run "$@" "--$mode" --format json |
-        sed -n 's/^ *"cycles" : \([0-9]*\).*/\1/p'
+    out=$("$SMSIM" run "$@" "--$mode" --format json) || return 1
+    v=$(printf '%s\n' "$out" | sed -n 's/^ *"cycles" : \([0-9]*\).*/\1/p')
+    [ -n "$v" ] && echo "$v"
 }
 
 worst=0
+failed=0
 printf '%-5s %-9s %5s %12s %12s %8s\n' SMs kernel size exact sampled error
 for sms in $SMS; do
     for size in $SIZES; do
         for k in $KERNELS; do
             set -- --gpu a6000 --set "device.sm_count=$sms" \
                 --kernel "sgemm-$k" --size "$size"
-            e=$(cycles exact "$@") || { echo "sgemm-$k $size: refused"; continue; }
-            s=$(cycles sampled "$@")
+            e=$(cycles exact "$@") && s=$(cycles sampled "$@") || {
+                echo "sampling.sh: sgemm-$k at $size on $sms SMs failed" >&2
+                failed=1
+                continue
+            }
             err=$(awk -v e="$e" -v s="$s" 'BEGIN { printf "%.2f", 100 * (s - e) / e }')
             printf '%-5s %-9s %5s %12s %12s %7s%%\n' "$sms" "sgemm-$k" "$size" "$e" "$s" "$err"
             worst=$(awk -v w="$worst" -v x="$err" 'BEGIN { x = x < 0 ? -x : x; print (x > w) ? x : w }')
@@ -35,3 +40,4 @@ for sms in $SMS; do
     done
 done
 echo "worst |sampled - exact| / exact: $worst %"
+exit $failed
