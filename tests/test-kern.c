@@ -846,9 +846,29 @@ Test (kern, sampled_keeps_the_window_where_it_is_cheap, .timeout = 120)
     expect_cycles_close (&b);
 }
 
-/* Mirrors pay where each SM in full stands for two or more (run.c): a
- * sampled run simulates 4 SMs in full on a GPU of 12 SMs or more, and
- * every SM on a smaller one, where 4 would mirror at most one each. */
+/* Not where full waves go past the run: there the window is not all
+ * that is cut, and the time is the launch's (run.c).  Kernel 1 at 2048
+ * on 8 SMs: 4096 blocks of 1024 threads, one an SM, so 512 waves, of
+ * which the run takes a few; its first wave settles before 32 of its
+ * 128 iterations, and the window shrinks, though the run is cheap. */
+Test (kern, sampled_shrinks_the_window_past_the_run)
+{
+    const char *sets[] = { "device.sm_count=8", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-1", 2048, NULL);
+    RunOptions sampled = { -1, -1, RUN_SAMPLED, 0 };
+    RunResult r;
+    cr_assert (run_kernel (s, k, &sampled, &r, &error));
+    cr_assert_eq (r.waves, 512);
+    cr_expect_lt (r.window, 64, "window %" G_GUINT64_FORMAT, r.window);
+}
+
+/* Mirrors pay where each SM in full stands for two or more on average
+ * (run.c): a sampled run simulates 4 SMs in full on a GPU of 12 SMs or
+ * more, and every SM on a smaller one. */
 Test (kern, sampled_mirrors_from_twelve_sms)
 {
     const struct {

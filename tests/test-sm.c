@@ -760,6 +760,117 @@ Test (sm, memory_issue_rate)
         }
 }
 
+/* The issue cycles of each sub-partition's memory instructions, up to
+ * 20 each, in a run of 'w' (one warp a program, on the a6000, whose
+ * queues are made deep enough never to fill); 'n' gets how many. */
+static void
+memory_issue_times (Work *w, int warps, Cycle at[4][20], int n[4])
+{
+    const char *sets[] = { "mem.mio_queue_depth=1024",
+                           "mem.lg_queue_depth=1024", NULL };
+    Run r;
+    run ("a6000", sets, w, 32 * warps, 1, 200, 23, &r);
+    memset (n, 0, 4 * sizeof *n);
+    for (guint i = 0; i < r.issues->len; i++) {
+        const Issue *is = &g_array_index (r.issues, Issue, i);
+        if ((is->op == INSTR_LDS || is->op == INSTR_LDG) && n[is->sp] < 20)
+            at[is->sp][n[is->sp]++] = is->at;
+    }
+    g_array_free (r.issues, TRUE);
+}
+
+/* Sub-partition 0: 20 independent loads of 'op'.  Sub-partition 1: 10
+ * FFMAs of no register (one a cycle: the a6000's 32 lanes), then
+ * 'loads' loads, then 10 FFMAs more: it joins at cycle 10. */
+static Work *
+joining_work (InstrOp op, int loads)
+{
+    Work *w = work_new (2, 1, 1);
+    for (int k = 0; k < 20; k++)
+        add (w, 0, op, 10 + k, 2, NR, NR);
+    for (int k = 0; k < 10; k++)
+        add (w, 1, INSTR_FFMA, 40 + k, NR, NR, NR);
+    for (int k = 0; k < loads; k++)
+        add (w, 1, op, 60 + k, 2, NR, NR);
+    for (int k = 0; k < 10; k++)
+        add (w, 1, INSTR_FFMA, 80 + k, NR, NR, NR);
+    return w;
+}
+
+/* The rate where one sub-partition joins another that issued alone.
+ * Sub-partition 0 issues loads 0-9 at cycles 0-9, alone (no limit).
+ * Sub-partition 1 joins at 10 with 20 loads of its own: it has issued
+ * no memory instruction, so it issues 5 back to back (10-14), then one
+ * every 2 cycles, its load m at 14 + 2 (m - 4), up to load 12 at 30.
+ * Sub-partition 0 spent its burst alone and owes at most an interval:
+ * its load 10 goes at 10 or 11 (which of the two looks first in cycle
+ * 10), then one every 2 cycles, the last (19) at 28 or 29.  That one
+ * counts for 2 cycles more; then sub-partition 1 is alone again, and
+ * its loads 13-19 go one a cycle, from 31 or 32.  Carrying over all it
+ * issued alone (20 cycles' worth), sub-partition 0 would wait until 16
+ * for its load 10. */
+Test (sm, memory_issue_rate_when_another_joins)
+{
+    const InstrOp ops[] = { INSTR_LDS, INSTR_LDG };
+    for (guint o = 0; o < G_N_ELEMENTS (ops); o++) {
+        Work *w = joining_work (ops[o], 20);
+        Cycle at[4][20];
+        int n[4];
+        memory_issue_times (w, 2, at, n);
+        g_free (w);
+        cr_assert (n[0] == 20 && n[1] == 20, "%s: %d and %d loads",
+                   instr_info (ops[o])->name, n[0], n[1]);
+        for (int k = 0; k < 10; k++)
+            cr_expect_eq (at[0][k], (Cycle) k, "%s: alone, load %d at %"
+                          G_GUINT64_FORMAT, instr_info (ops[o])->name, k,
+                          at[0][k]);
+        cr_expect (at[0][10] == 10 || at[0][10] == 11, "%s: load 10 at %"
+                   G_GUINT64_FORMAT, instr_info (ops[o])->name, at[0][10]);
+        for (int k = 11; k < 20; k++)
+            cr_expect_eq (at[0][k], at[0][10] + 2 * (Cycle) (k - 10),
+                          "%s: load %d at %" G_GUINT64_FORMAT,
+                          instr_info (ops[o])->name, k, at[0][k]);
+        for (int m = 0; m <= 12; m++) {
+            Cycle want = m < 5 ? (Cycle) (10 + m) : (Cycle) (14 + 2 * (m - 4));
+            cr_expect_eq (at[1][m], want, "%s: joining, load %d at %"
+                          G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT,
+                          instr_info (ops[o])->name, m, at[1][m], want);
+        }
+        cr_expect_eq (at[1][13], at[0][19] + 3, "%s: alone again, load 13 at %"
+                      G_GUINT64_FORMAT, instr_info (ops[o])->name, at[1][13]);
+        for (int m = 14; m < 20; m++)
+            cr_expect_eq (at[1][m], at[1][13] + (Cycle) (m - 13),
+                          "%s: alone again, load %d at %" G_GUINT64_FORMAT,
+                          instr_info (ops[o])->name, m, at[1][m]);
+    }
+}
+
+/* One load from another sub-partition holds the rate only while it is
+ * recent.  Sub-partition 1 issues a single load at 10.  Sub-partition
+ * 0, alone until then (loads 0-9 at 0-9), is held to the rate while
+ * that load counts (its cycle and the 2 after it, to 12): its load 10
+ * at 10 or 11, load 11 two cycles after; from 13 on it is alone again
+ * and issues one a cycle, so its last load (19) goes at 20 or 21.
+ * Waiting out its whole debt instead, it would resume only at 16. */
+Test (sm, memory_issue_rate_after_a_single_load)
+{
+    Work *w = joining_work (INSTR_LDS, 1);
+    Cycle at[4][20];
+    int n[4];
+    memory_issue_times (w, 2, at, n);
+    g_free (w);
+    cr_assert (n[0] == 20 && n[1] == 1, "%d and %d loads", n[0], n[1]);
+    cr_expect_eq (at[1][0], 10);
+    cr_expect (at[0][10] == 10 || at[0][10] == 11, "load 10 at %"
+               G_GUINT64_FORMAT, at[0][10]);
+    cr_expect_eq (at[0][11], at[0][10] + 2, "load 11 at %" G_GUINT64_FORMAT,
+                  at[0][11]);
+    for (int k = 12; k < 20; k++)
+        cr_expect_eq (at[0][k], at[0][11] + (Cycle) (k - 11),
+                      "load %d at %" G_GUINT64_FORMAT, k, at[0][k]);
+    cr_expect_leq (at[0][19], 21);
+}
+
 /* A full LG queue holds warps back (lg_throttle): 32 warps issuing only
  * loads, 4 independent ones per iteration (enough in flight that the
  * queue never runs dry), into a 20-deep queue drained one per cycle.

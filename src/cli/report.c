@@ -147,7 +147,8 @@ report_options_init (ReportOptions *o)
           NULL },
         { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
           "SMs simulated in full, the others mirroring them (default: 4 "
-          "when sampled, all when exact)", "N" },
+          "when sampled, all on a GPU of fewer than 12 SMs or when exact)",
+          "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
           "text (default) or json", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,

@@ -384,30 +384,36 @@ should_sample (const KernInstance *k, const RunOptions *o, guint64 blocks)
  * addition, which stood for all the later waves, made it 8.1 % long
  * (now -0.03 %); kernel 2 on 21 SMs at 1024 (1.5 waves a row, as at
  * 4096 on the A6000) went from +4.6 % to -1.0 % of exact.  A grid of
- * one row, or of rows of many waves (by_rows), takes two waves.  With
- * more blocks per SM, up to STEADY_WAVES where they cost at most
- * STEADY_BUDGET, else the first alone, and every full wave's
- * iterations go at the SMs' rate over the run's waves past the first
- * (2. at run_sampled).  The first wave's blocks start in lockstep and
- * load together; later an SM's blocks are staggered, one loading while
- * another computes, as in the rest of the launch.  And one wave's rate
- * is a noisy measure: with the L2 or DRAM latency a cycle or two off
- * (exact runs move 0.4 % at most), kernels 4-10 at 1024 on 8 SMs came
- * out -6.4 to +7.7 % of exact at the first wave's rate (kernel 4 +4.4
- * to +7.7 %, kernel 5 -6.4 to +2.9 %), and -0.4 to +4.2 % at the later
- * waves' (kernel 10, whose four waves the run takes whole, -7.7 to
- * -2.6 %).  At 2048 there, kernels 4-10 -3.8 to -0.2 % and -3.6 to
- * +3.1 %.  This was tried once and reverted on kernel 5 at 2048, then
- * +9.0 %; with fills on the L1's data path it is +3.1 %.  At 4096 the
- * budget keeps the first wave's rate: three waves would take the
- * A6000's validation from 9 to 15 s. */
+ * one row, or of rows of many waves (by_rows), takes two waves; any
+ * grid up to STEADY_WAVES where they are more and cost at most
+ * STEADY_BUDGET.  With more blocks per SM, up to STEADY_WAVES where
+ * they cost at most STEADY_BUDGET, else the first alone, and every
+ * full wave's iterations go at the SMs' rate over the run's waves past
+ * the first (2. at run_sampled).  The first wave's blocks start in
+ * lockstep and load together; later an SM's blocks are staggered, one
+ * loading while another computes, as in the rest of the launch.  And
+ * one wave's rate is a noisy measure: with the L2 or DRAM latency a
+ * cycle or two off (exact runs move 0.4 % at most), kernels 4-10 at
+ * 1024 on 8 SMs came out -6.4 to +7.7 % of exact at the first wave's
+ * rate (kernel 4 +4.4 to +7.7 %, kernel 5 -6.4 to +2.9 %), and -0.4 to
+ * +4.2 % at the later waves' (kernel 10, whose four waves the run
+ * takes whole, -7.7 to -2.6 %).  At 2048 there, kernels 4-10 -3.8 to
+ * -0.2 % and -3.6 to +3.1 %.  This was tried once and reverted on
+ * kernel 5 at 2048, then +9.0 %; with fills on the L1's data path it
+ * is +3.1 %.  At 4096 the budget keeps the first wave's rate: three
+ * waves would take the A6000's validation from 9 to 15 s. */
 #define MAX_ROW_WAVES 4
 
-/* Full waves a run takes where an SM holds more than one block, if
- * they cost at most STEADY_BUDGET warp instructions of the whole GPU,
- * mirrors' included: about a second (kernel 9 at 1024 on 8 SMs, 4
- * waves, 37 million, 1 s on one core).  On the A6000's 84 SMs four
- * waves of even kernel 4 at 4096 are 69 million. */
+/* Full waves a run takes, if they cost at most STEADY_BUDGET warp
+ * instructions of the whole GPU, mirrors' included: about a second
+ * (kernel 9 at 1024 on 8 SMs, 4 waves, 37 million, 1 s on one core).
+ * On the A6000's 84 SMs four waves of even kernel 4 at 4096 are 69
+ * million.  With one block per SM too, where they are more than the
+ * grid rows' waves: there each later wave adds what the run's waves
+ * past the first row added, on average, and one wave's addition is a
+ * noisy measure -- kernel 2 at 256 on 8 SMs (8 waves, a row one wave),
+ * whose blocks take 30 to 34 thousand cycles as its L1 hits or misses,
+ * came out -2.2 % of exact with two waves and -0.02 % with four. */
 #define STEADY_WAVES 4
 #define STEADY_BUDGET 40000000.0
 
@@ -443,12 +449,13 @@ static guint64
 full_waves_to_run (const KernInstance *k, const OccResult *occ,
                    guint64 per_wave, guint64 full)
 {
-    if (occ->blocks_per_sm > 1) {
-        guint64 waves = MIN (full, STEADY_WAVES);
-        return waves > 1 && steady_affordable (k, per_wave, waves) ? waves : 1;
-    }
-    return first_row_waves (k, per_wave) +
-           (by_rows (k, per_wave) ? MAX (k->grid_x / per_wave, 1) : 1);
+    guint64 waves = MIN (full, STEADY_WAVES);
+    gboolean steady = waves > 1 && steady_affordable (k, per_wave, waves);
+    guint64 rows = first_row_waves (k, per_wave) +
+                   (by_rows (k, per_wave) ? MAX (k->grid_x / per_wave, 1) : 1);
+    if (occ->blocks_per_sm > 1)
+        return steady ? waves : 1;
+    return steady ? MAX (rows, waves) : rows;
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of

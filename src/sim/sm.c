@@ -30,6 +30,7 @@ typedef struct {
     Cycle port_free[REGFILE_MAX_BANKS];  /* each bank's read port free from */
     Cycle ports_busy;      /* the latest of them: nothing to check below */
     Cycle mem_due;         /* memory-issue rate (mem_ready) */
+    Cycle mem_quiet;       /* issuing memory instructions until then */
 } Sp;
 
 typedef struct {
@@ -152,22 +153,42 @@ queue_of (Sm *sm, InstrPipe pipe)
  * sub-partition issues mem_issue_burst memory instructions back to
  * back, then one every mem_issue_interval cycles, while another issues
  * them too.  A virtual-scheduling rate: each memory instruction moves
- * the sub-partition's 'mem_due' an interval on (execute), and the next
- * may go once 'mem_due' is at most 'slack' ahead, where slack = (burst
- * - 1) x (interval - 1) lets just 'burst' of them go a cycle apart.
- * Another sub-partition issues them while its own 'mem_due' is ahead. */
+ * the sub-partition's 'mem_due' an interval on (mem_issued), and the
+ * next may go once 'mem_due' is at most 'slack' ahead, where slack =
+ * (burst - 1) x (interval - 1) lets just 'burst' of them go a cycle
+ * apart.  Alone, a sub-partition issues them as its queue allows, and
+ * 'mem_due' stops an interval past that limit: one that has issued
+ * many alone has spent its burst when another joins, but owes no more
+ * than an interval.  Another "issues them too" if it issued one within
+ * the last interval cycles, the current one included (so two held to
+ * the rate see each other every cycle).  Held back, a warp waits as
+ * for a full queue (lg_throttle, mio_throttle: Nsight Compute has no
+ * name of its own for it), until its own turn or until the others are
+ * quiet, whichever is first. */
 static Cycle
 mem_ready (const Sm *sm, const Sp *sp, Cycle now)
 {
     const SpecSched *s = &sm->spec->sched;
-    gboolean others = FALSE;
-    if (s->mem_issue_burst == 0 || sp->mem_due <= now)
-        return now;
-    for (int i = 0; i < sm->n_sp && !others; i++)
-        others = &sm->sp[i] != sp && sm->sp[i].mem_due > now;
     Cycle slack = (Cycle) (s->mem_issue_burst - 1) *
                   (Cycle) (s->mem_issue_interval - 1);
-    return others && sp->mem_due > now + slack ? sp->mem_due - slack : now;
+    Cycle others_quiet = now;
+    if (s->mem_issue_burst == 0 || sp->mem_due <= now + slack)
+        return now;
+    for (int i = 0; i < sm->n_sp; i++)
+        if (&sm->sp[i] != sp)
+            others_quiet = MAX (others_quiet, sm->sp[i].mem_quiet);
+    return MIN (sp->mem_due - slack, others_quiet);
+}
+
+static void
+mem_issued (const Sm *sm, Sp *sp, Cycle now)
+{
+    const SpecSched *s = &sm->spec->sched;
+    Cycle interval = (Cycle) s->mem_issue_interval;
+    Cycle slack = (Cycle) (s->mem_issue_burst - 1) * (interval - 1);
+    sp->mem_due = MIN (MAX (sp->mem_due, now) + interval,
+                       now + slack + interval);
+    sp->mem_quiet = now + interval + 1;
 }
 
 /* First cycle >= 'now' the unit for 'in' takes it; CYCLE_NEVER for a
@@ -406,8 +427,7 @@ execute (Sm *sm, Sp *sp, Warp *w, Cycle now)
     case PIPE_MIO:
         cookie = start_variable (w, in, info->latency == LAT_GLOBAL);
         lsu_push (queue_of (sm, info->pipe), in, cookie, mem_done, sm, now);
-        sp->mem_due = MAX (sp->mem_due, now) +
-                      (Cycle) sm->spec->sched.mem_issue_interval;
+        mem_issued (sm, sp, now);
         break;
     default:
         break;
