@@ -725,8 +725,28 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     }
 }
 
-/* A launch on the A6000 with 'set' (its SM count), run exact and
- * sampled. */
+/* A launch on the A6000 with 'set' (its SM count), run in 'mode';
+ * 'grid_x' and 'iterations', if not NULL, get the kernel's. */
+static void
+run_on (const char *set, const char *id, gint64 size, RunMode mode,
+        RunResult *r, guint64 *grid_x, guint64 *iterations)
+{
+    const char *sets[] = { set, NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, id, size, NULL);
+    RunOptions o = { -1, -1, mode, 0 };
+    cr_assert (run_kernel (s, k, &o, r, &error), "%s",
+               error ? error->message : "");
+    if (grid_x != NULL)
+        *grid_x = k->grid_x;
+    if (iterations != NULL)
+        *iterations = k->iterations;
+}
+
+/* The same launch run exact and sampled. */
 typedef struct {
     RunResult exact, sampled;
     guint64 grid_x, iterations;
@@ -735,18 +755,10 @@ typedef struct {
 static void
 run_both (const char *set, const char *id, gint64 size, Both *b)
 {
-    const char *sets[] = { set, NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, id, size, NULL);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
-    cr_assert (run_kernel (s, k, &exact, &b->exact, &error));
-    cr_assert (run_kernel (s, k, &sampled, &b->sampled, &error));
+    run_on (set, id, size, RUN_EXACT, &b->exact, NULL, NULL);
+    run_on (set, id, size, RUN_SAMPLED, &b->sampled, &b->grid_x,
+            &b->iterations);
     cr_assert (b->sampled.sampled);
-    b->grid_x = k->grid_x;
-    b->iterations = k->iterations;
 }
 
 /* Sampled within 2 % of exact in cycles (issue 6). */
@@ -853,15 +865,8 @@ Test (kern, sampled_keeps_the_window_where_it_is_cheap, .timeout = 120)
  * 128 iterations, and the window shrinks, though the run is cheap. */
 Test (kern, sampled_shrinks_the_window_past_the_run)
 {
-    const char *sets[] = { "device.sm_count=8", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-1", 2048, NULL);
-    RunOptions sampled = { -1, -1, RUN_SAMPLED, 0 };
     RunResult r;
-    cr_assert (run_kernel (s, k, &sampled, &r, &error));
+    run_on ("device.sm_count=8", "sgemm-1", 2048, RUN_SAMPLED, &r, NULL, NULL);
     cr_assert_eq (r.waves, 512);
     cr_expect_lt (r.window, 64, "window %" G_GUINT64_FORMAT, r.window);
 }
@@ -881,15 +886,8 @@ Test (kern, sampled_mirrors_from_twelve_sms)
         { "device.sm_count=84", 4 },
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-        const char *sets[] = { cases[i].set, NULL };
-        g_autoptr (GError) error = NULL;
-        g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-        cr_assert_not_null (p, "%s", error ? error->message : "");
-        const GpuSpec *s = preset_spec (p);
-        g_autoptr (KernInstance) k = make (s, "sgemm-4", 256, NULL);
-        RunOptions sampled = { -1, -1, RUN_SAMPLED, 0 };
         RunResult r;
-        cr_assert (run_kernel (s, k, &sampled, &r, &error));
+        run_on (cases[i].set, "sgemm-4", 256, RUN_SAMPLED, &r, NULL, NULL);
         cr_expect_eq (r.detailed_sms, cases[i].detailed, "%s", cases[i].set);
     }
 }

@@ -34,8 +34,8 @@ typedef struct {
     gint64 smem;        /* static bytes per block; -1: the model's */
     RunMode mode;
     int detailed_sms;   /* SMs simulated in full, the rest mirrors (gpu.h);
-                         * 0: all when exact, SAMPLED_DETAILED_SMS when
-                         * sampled */
+                         * 0: all when exact, when sampled 4, or all on
+                         * a GPU of fewer than 12 SMs (run.c) */
 } RunOptions;
 
 #define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0 }
