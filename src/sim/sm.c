@@ -169,10 +169,12 @@ static Cycle
 mem_ready (const Sm *sm, const Sp *sp, Cycle now)
 {
     const SpecSched *s = &sm->spec->sched;
+    if (s->mem_issue_burst == 0)
+        return now;
     Cycle slack = (Cycle) (s->mem_issue_burst - 1) *
                   (Cycle) (s->mem_issue_interval - 1);
     Cycle others_quiet = now;
-    if (s->mem_issue_burst == 0 || sp->mem_due <= now + slack)
+    if (sp->mem_due <= now + slack)
         return now;
     for (int i = 0; i < sm->n_sp; i++)
         if (&sm->sp[i] != sp)
@@ -184,6 +186,8 @@ static void
 mem_issued (const Sm *sm, Sp *sp, Cycle now)
 {
     const SpecSched *s = &sm->spec->sched;
+    if (s->mem_issue_burst == 0)
+        return;
     Cycle interval = (Cycle) s->mem_issue_interval;
     Cycle slack = (Cycle) (s->mem_issue_burst - 1) * (interval - 1);
     sp->mem_due = MIN (MAX (sp->mem_due, now) + interval,
