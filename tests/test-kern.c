@@ -871,9 +871,25 @@ Test (kern, sampled_shrinks_the_window_past_the_run)
     cr_expect_lt (r.window, 64, "window %" G_GUINT64_FORMAT, r.window);
 }
 
+/* A sampled run that would be the whole launch, every wave and the
+ * whole loop, at a cost the automatic choice runs exact, runs every SM
+ * in full (run.c): it is the exact run, cycle for cycle.  Kernel 2 at
+ * 256 on the A6000: 64 blocks, one an SM, so one partial wave, and 16
+ * iterations.  With mirrors it was 3.3 % long. */
+Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
+{
+    Both b;
+    run_both ("device.sm_count=84", "sgemm-2", 256, &b);
+    cr_assert_eq (b.sampled.waves, 1);
+    cr_expect_eq (b.sampled.window, b.iterations);
+    cr_expect_eq (b.sampled.detailed_sms, 84);
+    cr_expect_eq (b.sampled.cycles, b.exact.cycles);
+}
+
 /* Mirrors pay where each SM in full stands for two or more on average
  * (run.c): a sampled run simulates 4 SMs in full on a GPU of 12 SMs or
- * more, and every SM on a smaller one. */
+ * more, and every SM on a smaller one.  Kernel 4 at 1024: 128
+ * iterations, past the window, so never the whole launch (above). */
 Test (kern, sampled_mirrors_from_twelve_sms)
 {
     const struct {
@@ -887,7 +903,7 @@ Test (kern, sampled_mirrors_from_twelve_sms)
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
         RunResult r;
-        run_on (cases[i].set, "sgemm-4", 256, RUN_SAMPLED, &r, NULL, NULL);
+        run_on (cases[i].set, "sgemm-4", 1024, RUN_SAMPLED, &r, NULL, NULL);
         cr_expect_eq (r.detailed_sms, cases[i].detailed, "%s", cases[i].set);
     }
 }
