@@ -809,7 +809,7 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
  * waves, and 128 iterations, past the window.  The run takes 4 waves,
  * each block's iterations past the window at its SM's rate then, and
  * the 4 waves past the run go at the SMs' rate in the run's waves past
- * the first (run.c).  Within 2 % of exact in cycles (issue 6).  (Where
+ * the first (run_sample.c).  Within 2 % of exact in cycles (issue 6).  (Where
  * this and the second wave's addition, used before, part ways is
  * longer loops -- 2048 on 8 SMs, README -- whose exact runs take
  * minutes.) */
@@ -842,7 +842,7 @@ Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 120)
 }
 
 /* A run that costs little keeps the largest window even where the
- * first wave settles early (run.c): kernel 10 at 1024 on 8 SMs is 64
+ * first wave settles early (run_sample.c): kernel 10 at 1024 on 8 SMs is 64
  * blocks, 2 an SM, so 4 waves, all in the run, and 64 iterations.
  * Cut to a window of 32, its blocks read half of A and B, 4 MB, which
  * the 6 MB L2 holds where the whole loop's 8 MB it does not, and the
@@ -859,7 +859,7 @@ Test (kern, sampled_keeps_the_window_where_it_is_cheap, .timeout = 120)
 }
 
 /* Not where full waves go past the run: there the window is not all
- * that is cut, and the time is the launch's (run.c).  Kernel 1 at 2048
+ * that is cut, and the time is the launch's (run_sample.c).  Kernel 1 at 2048
  * on 8 SMs: 4096 blocks of 1024 threads, one an SM, so 512 waves, of
  * which the run takes a few; its first wave settles before 32 of its
  * 128 iterations, and the window shrinks, though the run is cheap. */
@@ -873,7 +873,7 @@ Test (kern, sampled_shrinks_the_window_past_the_run)
 
 /* A sampled run that would be the whole launch, every wave and the
  * whole loop, at a cost the automatic choice runs exact, runs every SM
- * in full (run.c): it is the exact run, cycle for cycle.  Kernel 2 at
+ * in full (run_sample.c): it is the exact run, cycle for cycle.  Kernel 2 at
  * 256 on the A6000: 64 blocks, one an SM, so one partial wave, and 16
  * iterations.  With mirrors it was 3.3 % long. */
 Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
@@ -887,7 +887,7 @@ Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
 }
 
 /* Mirrors pay where each SM in full stands for two or more on average
- * (run.c): a sampled run simulates 4 SMs in full on a GPU of 12 SMs or
+ * (run_sample.c): a sampled run simulates 4 SMs in full on a GPU of 12 SMs or
  * more, and every SM on a smaller one.  Kernel 4 at 1024: 128
  * iterations, past the window, so never the whole launch (above). */
 Test (kern, sampled_mirrors_from_twelve_sms)

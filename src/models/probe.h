@@ -1,6 +1,6 @@
 /*
  * probe.h -- when the warps of each wave enter each main-loop iteration:
- * what a sampled run (run.c) measures the cost of an iteration by.
+ * what a sampled run (run_sample.c) measures the cost of an iteration by.
  *
  * The probe wraps the streams of the warps a run simulates in full.  A
  * warp enters iteration i when it pulls that iteration's first

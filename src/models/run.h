@@ -12,8 +12,8 @@
  * iterations on).  Each block's remaining iterations are extrapolated at
  * the rate its SM did iterations in the window, the run ending with its
  * last SM; the full waves past the run's, from what the run's later
- * waves added (one block per SM) or at the first wave's rate (more).
- * run.c says why.
+ * waves added (one block per SM) or at the rate of its waves past the
+ * first (more).  run_sample.c says why and when it does less.
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H
@@ -35,7 +35,7 @@ typedef struct {
     RunMode mode;
     int detailed_sms;   /* SMs simulated in full, the rest mirrors (gpu.h);
                          * 0: all when exact, when sampled 4, or all on
-                         * a GPU of fewer than 12 SMs (run.c) */
+                         * a GPU of fewer than 12 SMs (run_sample.c) */
 } RunOptions;
 
 #define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0 }

@@ -166,14 +166,18 @@ queue_of (Sm *sm, InstrPipe pipe)
  * name of its own for it), until its own turn or until the others are
  * quiet, whichever is first. */
 static Cycle
+mem_slack (const SpecSched *s)
+{
+    return (Cycle) (s->mem_issue_burst - 1) * (Cycle) (s->mem_issue_interval - 1);
+}
+
+static Cycle
 mem_ready (const Sm *sm, const Sp *sp, Cycle now)
 {
     const SpecSched *s = &sm->spec->sched;
     if (s->mem_issue_burst == 0)
         return now;
-    Cycle slack = (Cycle) (s->mem_issue_burst - 1) *
-                  (Cycle) (s->mem_issue_interval - 1);
-    Cycle others_quiet = now;
+    Cycle slack = mem_slack (s), others_quiet = now;
     if (sp->mem_due <= now + slack)
         return now;
     for (int i = 0; i < sm->n_sp; i++)
@@ -189,9 +193,8 @@ mem_issued (const Sm *sm, Sp *sp, Cycle now)
     if (s->mem_issue_burst == 0)
         return;
     Cycle interval = (Cycle) s->mem_issue_interval;
-    Cycle slack = (Cycle) (s->mem_issue_burst - 1) * (interval - 1);
     sp->mem_due = MIN (MAX (sp->mem_due, now) + interval,
-                       now + slack + interval);
+                       now + mem_slack (s) + interval);
     sp->mem_quiet = now + interval + 1;
 }
 

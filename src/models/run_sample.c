@@ -1,0 +1,688 @@
+/*
+ * run_sample.c -- sampled runs: the whole GPU for a window of the main
+ * loop and some of the waves, extrapolated over the rest.  See
+ * run_sample.h; how, at run_sampled ().
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "models/run_sample.h"
+#include "models/run_sim.h"
+
+/* SMs simulated in full in a sampled run; the others mirror them
+ * (gpu.h).  Four divide the SM counts of every timing preset (80, 40,
+ * 108, 84, 132) evenly. */
+#define SAMPLED_DETAILED_SMS 4
+
+/* Mirrors that each SM simulated in full must stand for before they
+ * pay: with fewer (a GPU of under 12 SMs, made small with --set), all
+ * run in full, at most three times as long.  Lockstep costs accuracy
+ * (gpu.h): kernel 5 at 1024 on 8 SMs came out +3.1 % of exact with four
+ * in full and +0.8 % with all eight. */
+#define MIRRORS_PER_DETAILED_SM 2
+
+/* Counters are all 64-bit: they are combined as arrays. */
+G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
+G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
+
+#define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
+
+/* The largest window.  Measured against sampled runs with the whole
+ * loop (up to 512 iterations) on the A6000 at 4096, in cycles, with
+ * the later waves extrapolated as run_sampled () says: a window of 64
+ * is off by up to 3.8 % where an SM holds more than one block (kernel
+ * 8, -3.8 %; kernel 6, -3.0 %), 32 by up to 6.6 % (kernel 4); where it
+ * holds one, kernel 2 by -7.3 % (-5.7 % at 128) and the others by 0.6
+ * % or less.  (With the second wave's addition standing for the later
+ * waves whatever the blocks per SM, 64 was off by up to 12 % and 128 by
+ * up to 6.6 %, kernel 7 both times.)  The first wave's cost per
+ * iteration is flat past 16 iterations in all of them. */
+#define MAX_WINDOW 64
+
+/* Settled: the cost of one more iteration agreed within SETTLED_PCT
+ * this many times running.  Once is not enough: kernel 2 at 512 on the
+ * A6000 agrees between the iterations 4-8 and 8-16 and then changes,
+ * and its sampled run came out 6 % short. */
+#define SETTLED 2
+
+/* 2 %, the sampled runs' aim.  At 1 %, kernel 1 at 4096 on the A6000
+ * (16,731, 17,177, 17,039, 16,853 and 16,903 cycles an iteration over
+ * iterations 1-2 ... 16-32) never settled, and ran twice the window to
+ * no end: its result moved by 0.2 %. */
+#define SETTLED_PCT 2.0
+
+/* No earlier: the blocks' lockstep start makes the first iterations
+ * alike and cheap (kernel 2 at 4096 on the A6000: 1,511 and 1,545
+ * cycles an iteration over iterations 2-4 and 4-8, then 2,013, 2,331
+ * and 2,333 over 8-16, 16-32 and 32-64). */
+#define SETTLED_FROM 16
+
+/* The first wave, watched at iterations 1, 2, 4 ...: where its cost
+ * per iteration settles. */
+typedef struct {
+    Gpu *gpu;
+    guint64 window;
+    int n;                 /* marks taken */
+    guint64 iteration[2];  /* the last two marks: [1] the later */
+    Cycle at[2];
+    RunSample sample[2];
+    double slope_before;
+    int agreed;
+    gboolean settled;
+    gboolean keep;         /* the window stays, settled or not */
+} FirstWave;
+
+/* Marks are taken at powers of two short of the window's end, where
+ * the warps that finish first leave the rest a slower SM. */
+static void
+first_wave_mark (FirstWave *f, guint64 i, Cycle at)
+{
+    if ((i & (i - 1)) != 0 || i >= f->window)
+        return;
+    f->iteration[0] = f->iteration[1];
+    f->at[0] = f->at[1];
+    f->sample[0] = f->sample[1];
+    f->iteration[1] = i;
+    f->at[1] = at;
+    run_take_sample (f->gpu, &f->sample[1]);
+    if (++f->n < 2)
+        return;
+    double slope = (double) (f->at[1] - f->at[0]) /
+                   (double) (f->iteration[1] - f->iteration[0]);
+    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <=
+                                SETTLED_PCT / 100 * slope
+                    ? f->agreed + 1 : 0;
+    f->slope_before = slope;
+    f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
+    /* Settled early: the run starts again with a shorter window, unless
+     * it keeps this one (1. at run_sampled).  Not settled by half the
+     * window: the run goes on as it is, and these marks give the
+     * counters' rate. */
+    if (f->settled && 2 * i < f->window && !f->keep)
+        gpu_stop (f->gpu);
+}
+
+/* The wave whose rate the iterations past the window go by where the
+ * cycles do (one block per SM, past the grid's first row: 2. at
+ * run_sampled), sampled where it has done 'lo' and 'hi' iterations with
+ * all its warps open. */
+typedef struct {
+    const Gpu *gpu;
+    const Probe *probe;
+    int wave;              /* -1: none */
+    guint64 lo, hi;
+    int taken;             /* samples: 0, 1 (at lo) or 2 */
+    Cycle at[2];
+    RunSample sample[2];
+} LaterWave;
+
+static void
+later_wave_mark (LaterWave *l, guint64 i, Cycle at)
+{
+    /* Its blocks open one by one: only once all have (as many watched
+     * warps as the first wave's) is its count the wave's. */
+    if (l->taken == 2 || i != (l->taken == 0 ? l->lo : l->hi) ||
+        probe_warps (l->probe, l->wave) < probe_warps (l->probe, 0))
+        return;
+    l->at[l->taken] = at;
+    run_take_sample (l->gpu, &l->sample[l->taken++]);
+}
+
+typedef struct {
+    FirstWave *first;      /* NULL: not watched */
+    LaterWave *later;
+} Marks;
+
+static void
+on_mark (void *ctx, int wave, guint64 i, Cycle at)
+{
+    Marks *m = ctx;
+    if (wave == 0 && m->first != NULL)
+        first_wave_mark (m->first, i, at);
+    if (wave == m->later->wave)
+        later_wave_mark (m->later, i, at);
+}
+
+/* total = a x times_a + (b - c) x times_bc, counter by counter, never
+ * below zero ('total' may be any of them). */
+static void
+combine (guint64 *total, const guint64 *a, double times_a, const guint64 *b,
+         const guint64 *c, double times_bc, gsize n)
+{
+    for (gsize i = 0; i < n; i++) {
+        double v = (double) a[i] * times_a +
+                   times_bc * ((double) b[i] - (double) c[i]);
+        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
+}
+
+/* A sampled run's shape, for by_rows_counters: blocks of the first
+ * row (the waves before LaterWave's) and of the run; full waves past
+ * the run's and blocks a wave; the loop's iterations past the window;
+ * the block-iterations the first wave's and the later wave's samples
+ * are apart, and the waves the bounds are (RunWindow). */
+typedef struct {
+    double first_row, run, waves_past, per_wave;
+    double more;
+    double first_apart, later_apart, bounds_apart;
+} RowShape;
+
+/* Counters where the waves past the run's go as its later waves did
+ * (one block per SM: 2. at run_sampled): the run's, as they are (the
+ * launch has one first row too); the iterations its blocks did not do,
+ * the first row's at the first wave's rate and the others' at the later
+ * wave's (LaterWave); and each full wave past the run, what one of the
+ * run's waves past the first row added (between the bounds) and its
+ * iterations past the window at the later wave's rate.  Scaling the
+ * whole run instead, first row and all, and taking the first wave's
+ * rate made kernel 3's DRAM bytes at 512 on 8 SMs 3.3 times the exact
+ * run's, and kernel 2's L2 traffic at 4096 on the A6000 105 % of the
+ * L2's bandwidth over its cycles. */
+static void
+by_rows_counters (guint64 *total, const guint64 *run, const void *first0,
+                  const void *first1, const void *later0, const void *later1,
+                  const void *bound0, const void *bound1, const RowShape *s,
+                  gsize n)
+{
+    const guint64 *f0 = first0, *f1 = first1, *l0 = later0, *l1 = later1;
+    const guint64 *b0 = bound0, *b1 = bound1;
+    for (gsize i = 0; i < n; i++) {
+        double rf = ((double) f1[i] - (double) f0[i]) / s->first_apart;
+        double rl = ((double) l1[i] - (double) l0[i]) / s->later_apart;
+        double wave = ((double) b1[i] - (double) b0[i]) / s->bounds_apart;
+        double v = (double) run[i] +
+                   s->more * (rf * s->first_row + rl * (s->run - s->first_row)) +
+                   s->waves_past * (wave + s->per_wave * s->more * rl);
+        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
+}
+
+/* Sampling assumes the main loop's iterations cost alike, as in a
+ * matmul; a launch small enough to run whole is run whole.  "Small" is
+ * in warp instructions, what the simulation's time goes by: an exact
+ * run of 20 million takes a few seconds. */
+#define SAMPLE_ABOVE_WARP_INSTRUCTIONS 20000000.0
+
+static guint64
+count_instructions (const KernInstance *k, guint64 iterations)
+{
+    g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, iterations);
+    guint64 n = 0;
+    while (instr_stream_next (s) != NULL)
+        n++;
+    return n;
+}
+
+/* The warp instructions of 'blocks' blocks whose loop is cut to
+ * 'iterations', from block 0's first warp: its stream with one and with
+ * two iterations gives the cost outside the loop and per iteration. */
+static double
+estimate_instructions (const KernInstance *k, guint64 blocks,
+                       guint64 iterations)
+{
+    double one = (double) count_instructions (k, 1);
+    double two = (double) count_instructions (k, 2);
+    double per_warp = one + (two - one) * (double) (iterations - 1);
+    return per_warp * (double) blocks * (double) kern_warps (k);
+}
+
+gboolean
+run_should_sample (const KernInstance *k, const RunOptions *o,
+                   guint64 blocks)
+{
+    gint64 at;
+    g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, 1);
+    if (o->mode == RUN_EXACT || k->iterations < 4 ||
+        !kern_stream_position (s, &at))
+        return FALSE;
+    if (o->mode == RUN_SAMPLED)
+        return TRUE;
+    return estimate_instructions (k, blocks, k->iterations) >
+           SAMPLE_ABOVE_WARP_INSTRUCTIONS;
+}
+
+/* Full waves in a sampled run (then the partial last wave).  With one
+ * block per SM: the waves with a block of the grid's first row
+ * (blockIdx.y 0), then a row's worth of whole waves (at least one),
+ * whose additions stand for the later ones (2. at run_sampled).  The
+ * blocks of one row share their rows of A and each row's blocks read
+ * all of B, so the first row's waves bring B into L2 and the later
+ * rows' find it there: kernel 3 on 8 SMs at 1024 (4 waves a row)
+ * retires its waves 92,000 cycles apart in the first row, then 92,000,
+ * 82,000, 82,000, 82,000 in every later one, and its second wave's
+ * addition, which stood for all the later waves, made it 8.1 % long
+ * (now -0.03 %); kernel 2 on 21 SMs at 1024 (1.5 waves a row, as at
+ * 4096 on the A6000) went from +4.6 % to -1.0 % of exact.  A grid of
+ * one row, or of rows of many waves (by_rows), takes two waves; any
+ * grid up to STEADY_WAVES where they are more and cost at most
+ * STEADY_BUDGET.  With more blocks per SM, up to STEADY_WAVES where
+ * they cost at most STEADY_BUDGET, else the first alone, and every
+ * full wave's iterations go at the SMs' rate over the run's waves past
+ * the first (2. at run_sampled).  The first wave's blocks start in
+ * lockstep and load together; later an SM's blocks are staggered, one
+ * loading while another computes, as in the rest of the launch.  And
+ * one wave's rate is a noisy measure: with the L2 or DRAM latency a
+ * cycle or two off (exact runs move 0.4 % at most), kernels 4-10 at
+ * 1024 on 8 SMs came out -6.4 to +7.7 % of exact at the first wave's
+ * rate (kernel 4 +4.4 to +7.7 %, kernel 5 -6.4 to +2.9 %), and -0.4 to
+ * +4.2 % at the later waves' (kernel 10, whose four waves the run
+ * takes whole, -7.7 to -2.6 %).  At 2048 there, kernels 4-10 -3.8 to
+ * -0.2 % and -3.6 to +3.1 %.  This was tried once and reverted on
+ * kernel 5 at 2048, then +9.0 %; with fills on the L1's data path it
+ * is +3.1 %.  At 4096 the budget keeps the first wave's rate: three
+ * waves would take the A6000's validation from 9 to 15 s. */
+#define MAX_ROW_WAVES 4
+
+/* Full waves a run takes, if they cost at most STEADY_BUDGET warp
+ * instructions of the whole GPU, mirrors' included: about a second
+ * (kernel 9 at 1024 on 8 SMs, 4 waves, 37 million, 1 s on one core).
+ * On the A6000's 84 SMs four waves of even kernel 4 at 4096 are 69
+ * million.  With one block per SM too, where they are more than the
+ * grid rows' waves: there each later wave adds what the run's waves
+ * past the first row added, on average, and one wave's addition is a
+ * noisy measure -- kernel 2 at 256 on 8 SMs (8 waves, a row one wave),
+ * whose blocks take 30 to 34 thousand cycles as its L1 hits or misses,
+ * came out -2.2 % of exact with two waves and -0.02 % with four. */
+#define STEADY_WAVES 4
+#define STEADY_BUDGET 40000000.0
+
+/* Whether the run takes two grid rows' waves: not for a grid of one
+ * row, nor for rows of more than MAX_ROW_WAVES waves, where the run
+ * would grow into much of the launch on a small GPU (kernel 3 at 4096
+ * on 8 SMs, 16 waves a row: 2.85 s instead of 0.18 s, for 0.01 % of
+ * the cycles; its B, ten times the L2, does not wait there for the
+ * next row). */
+static gboolean
+by_rows (const KernInstance *k, guint64 per_wave)
+{
+    return k->grid_y > 1 &&
+           (k->grid_x + per_wave - 1) / per_wave <= MAX_ROW_WAVES;
+}
+
+static guint64
+first_row_waves (const KernInstance *k, guint64 per_wave)
+{
+    return by_rows (k, per_wave) ? (k->grid_x + per_wave - 1) / per_wave : 1;
+}
+
+/* Whether a run of 'waves' full waves fits STEADY_BUDGET. */
+static gboolean
+steady_affordable (const KernInstance *k, guint64 per_wave, guint64 waves)
+{
+    return estimate_instructions (k, waves * per_wave,
+                                  MIN (k->iterations, MAX_WINDOW)) <=
+           STEADY_BUDGET;
+}
+
+static guint64
+full_waves_to_run (const KernInstance *k, const OccResult *occ,
+                   guint64 per_wave, guint64 full)
+{
+    guint64 waves = MIN (full, STEADY_WAVES);
+    gboolean steady = waves > 1 && steady_affordable (k, per_wave, waves);
+    guint64 rows = first_row_waves (k, per_wave) +
+                   (by_rows (k, per_wave) ? MAX (k->grid_x / per_wave, 1) : 1);
+    if (occ->blocks_per_sm > 1)
+        return steady ? waves : 1;
+    return steady ? MAX (rows, waves) : rows;
+}
+
+/* Whether a sampled run would be the whole launch -- every full wave
+ * and the whole loop -- at a cost the automatic choice runs exact
+ * (SAMPLE_ABOVE_WARP_INSTRUCTIONS): then its SMs all run in full, and
+ * it is the exact run.  Mirrors would buy a few seconds at most, and
+ * cost accuracy (gpu.h): kernel 2 at 256 and 512 on the A6000, one and
+ * three waves, came out +3.3 and +7.1 % of exact with four SMs in full. */
+static gboolean
+sample_is_launch (const KernInstance *k, const OccResult *occ,
+                  guint64 blocks, guint64 per_wave)
+{
+    guint64 full = blocks / per_wave;
+    return k->iterations <= MAX_WINDOW &&
+           full <= full_waves_to_run (k, occ, per_wave, full) &&
+           estimate_instructions (k, blocks, k->iterations) <=
+               SAMPLE_ABOVE_WARP_INSTRUCTIONS;
+}
+
+int
+run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
+                          guint64 blocks, int sm_count)
+{
+    guint64 per_wave = (guint64) sm_count * (guint64) occ->blocks_per_sm;
+    if (sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
+        sample_is_launch (k, occ, blocks, per_wave))
+        return sm_count;
+    return SAMPLED_DETAILED_SMS;
+}
+
+/* Cycles per iteration of one warp on the SMs simulated in full (all of
+ * them together), from wave 'from' at iteration 'lo' to wave 'to' at
+ * 'hi': the rate the SMs did iterations at then, whichever waves'.  0
+ * if either was not reached. */
+static double
+span_cost (const Probe *probe, int from, guint64 lo, int to, guint64 hi)
+{
+    Cycle a = probe_entered (probe, from, lo), b = probe_entered (probe, to, hi);
+    guint64 done = a == CYCLE_NEVER || b == CYCLE_NEVER || b <= a
+                       ? 0 : probe_entries_between (probe, a, b);
+    return done == 0 ? 0 : (double) (b - a) / (double) done;
+}
+
+/* What a full wave past 'row' added: on each SM simulated in full, the
+ * time from its 'row'-th wave's last block retiring to its 'run'-th's,
+ * over the waves between, on average (one block per SM: 2. at
+ * run_sampled). */
+static double
+later_wave_added (const RunWindow *win, int detailed, guint64 row, guint64 run)
+{
+    int n = 0;
+    double sum = 0;
+    for (int i = 0; i < detailed; i++)
+        if (win->n_retired[i] == win->keep) {
+            const Cycle *t = &win->retired[i * win->keep];
+            sum += (double) (t[run - 1] - t[row - 1]) / (double) (run - row);
+            n++;
+        }
+    return n > 0 ? sum / n : 0;
+}
+
+/* Where the run would have ended with the whole loop: the latest, over
+ * the SMs simulated in full, of an SM's last retirement plus each of
+ * its blocks' 'more' iterations, at the rate the SM did iterations (its
+ * blocks' together) while that block was between its 'lo'-th and
+ * 'hi'-th (2. at run_sampled). */
+static double
+latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
+            int detailed, guint64 lo, guint64 hi, double more)
+{
+    g_autofree double *end = g_new0 (double, detailed);
+    /* Each SM's blocks, chained: 'first' by SM, 'next' by block. */
+    g_autofree gint64 *first = g_new (gint64, detailed);
+    g_autofree gint64 *next = g_new (gint64, blocks);
+    double latest = 0;
+    for (int i = 0; i < detailed; i++) {
+        end[i] = (double) win->last_retired[i];
+        first[i] = -1;
+    }
+    for (guint64 b = blocks; b-- > 0;)
+        if (win->block_sm[b] >= 0) {
+            next[b] = first[win->block_sm[b]];
+            first[win->block_sm[b]] = (gint64) b;
+        }
+    for (int i = 0; i < detailed; i++)
+        for (gint64 b = first[i]; b >= 0; b = next[b]) {
+            Cycle from = probe_block_entered (probe, (guint64) b, lo);
+            Cycle to = probe_block_entered (probe, (guint64) b, hi);
+            guint64 done = 0;
+            if (from == CYCLE_NEVER || to == CYCLE_NEVER)
+                continue;
+            for (gint64 c = first[i]; c >= 0; c = next[c])
+                done += probe_block_entries_between (probe, (guint64) c,
+                                                     from, to);
+            if (done > 0)
+                end[i] += more * probe_block_warps (probe, (guint64) b) *
+                          (double) (to - from) / (double) done;
+        }
+    for (int i = 0; i < detailed; i++)
+        latest = MAX (latest, end[i]);
+    return latest;
+}
+
+/* by_rows_counters for every counter, into 'all' (which holds the
+ * first wave's extrapolation), if the samples allow.  'scale' turns the
+ * watched warps' iteration entries into block-iterations of the GPU:
+ * SMs over watched SMs, over warps a block. */
+static void
+later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
+                     const LaterWave *l, const RunWindow *win, RowShape *shape,
+                     double scale)
+{
+    const Probe *probe = l->probe;
+    double window = (double) probe_warps (probe, 0) * (double) win->iterations;
+    /* The memory's bounds are the last detailed SM's, when the others
+     * have done part of the next wave or none: they are apart by the
+     * waves' worth of iterations the watched warps entered between. */
+    double mem_apart = (double) probe_entries_between (probe, win->mem_at[0],
+                                                       win->mem_at[1]) / window;
+    shape->later_apart = (double) probe_entries_between (probe, l->at[0],
+                                                         l->at[1]) * scale;
+    if (shape->later_apart <= 0 || mem_apart <= 0)
+        return;
+    by_rows_counters ((guint64 *) &all->st, (const guint64 *) &run->st,
+                      &f->sample[0].st, &f->sample[1].st, &l->sample[0].st,
+                      &l->sample[1].st, &win->st_bound[0], &win->st_bound[1],
+                      shape, N_COUNTERS (all->st));
+    /* Shared memory keeps the first wave's: its counts, which mirrors
+     * do not play, are scaled by the blocks launched (gpu.h), and the
+     * partial last wave's, launched as the run's last full wave retires,
+     * have no mirrors. */
+    MemStats first_wave = all->mem;
+    shape->bounds_apart = mem_apart;
+    by_rows_counters ((guint64 *) &all->mem, (const guint64 *) &run->mem,
+                      &f->sample[0].mem, &f->sample[1].mem, &l->sample[0].mem,
+                      &l->sample[1].mem, &win->mem_bound[0], &win->mem_bound[1],
+                      shape, N_COUNTERS (all->mem));
+    all->mem.smem_requests = first_wave.smem_requests;
+    all->mem.smem_wavefronts = first_wave.smem_wavefronts;
+    all->mem.smem_conflicts = first_wave.smem_conflicts;
+}
+
+/* A sampled run: the launch's first full_waves_to_run () waves and its
+ * partial last wave (all of it, if it has no more), each block's loop
+ * cut to a window 'w', simulated to the end.
+ *
+ * 1. The window.  The run starts at MAX_WINDOW (or the whole loop),
+ *    and the probe watches its first wave: the cost of one more
+ *    iteration is the time the wave takes to do one more iteration's
+ *    worth of work, between the marks at 1, 2, 4, 8 ... iterations
+ *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
+ *    the window, the run stops and starts again with the window twice
+ *    the iterations where it settled; else it goes on as it is.  A run
+ *    that takes every full wave of the launch and costs at most
+ *    STEADY_BUDGET at the largest window keeps it: the window is then
+ *    all that is cut, a shorter one saves at most half of a small run,
+ *    and it costs accuracy where the loop's data outgrow the L2 and the
+ *    window's do not (kernel 10 at 1024 on 8 SMs, 4 waves, came out
+ *    -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2; 64 is
+ *    its whole loop).  Not where waves go past the run: kernel 1 at
+ *    4096 on the A6000 (38 million) would take the validation from 9 to
+ *    11 s.  Until
+ *    the first wave's first block retires the run is the first wave
+ *    alone, so the marks are the same as in a run of that wave only.
+ *    A wave's cost per iteration can climb for its first dozen
+ *    iterations as its blocks drift out of their lockstep start and
+ *    the L2 fills (SETTLED_FROM); the marks see that in one run,
+ *    where windows of 2, 4, 8 ... iterations each simulated from the
+ *    start cost twice as much.
+ * 2. The extrapolation.  Each block's iterations past 'w' lengthen
+ *    its SM's run by the time that SM took for that much of its work
+ *    while the block was between a quarter and half of its window
+ *    (sharing the SM with any other block then resident); the run ends
+ *    when the last SM does (latest_end).  Not the SMs' average: where
+ *    the last wave leaves some SMs a block more than others, those end
+ *    last (kernel 4 at 1024 on the A6000, every SM in full: 256 blocks,
+ *    2 an SM, so 4 SMs run 4 blocks and 80 run 3; -15 % of exact with
+ *    the average, -4.2 % with the latest).  The full waves past the
+ *    run's are where an SM's blocks per wave part the cases:
+ *    - One: a wave's blocks start one by one as the last wave's retire,
+ *      so each full wave past the run's adds what one of the run's
+ *      waves past the grid's first row added on the SMs simulated in
+ *      full, on average -- from the wave before's last block retiring
+ *      to its own -- and its iterations as those waves' did
+ *      (full_waves_to_run says why not the first row's).  The first
+ *      wave's rate would not do: its blocks start together, and their
+ *      lockstep made kernels 2 and 3 on the A6000 at 1024 come out 12
+ *      % long with it.
+ *    - More: blocks of two waves share an SM, the older one ahead
+ *      under an oldest-first scheduler (kernel 7 at 4096, whole loop:
+ *      one block of a pair retires at 1.42 and the other at 2.69
+ *      million cycles), so the time between two waves' last
+ *      retirements is not a wave's cost: with it, kernels 4-10 on 8
+ *      SMs at 2048 (13 to 61 waves) came out -7.7 to +6.4 % of exact
+ *      with the whole loop, and up to +12 % with windows of 32.  What
+ *      holds is the SMs' throughput: every full wave does its
+ *      iterations at the rate the SMs did iterations in the first
+ *      wave, those the run cut and those of the waves past it: -1.7
+ *      to -0.1 % of exact with the whole loop, -1.9 to +3.2 % with
+ *      windows of 32.  The waves past the run's go at a later rate
+ *      where the run can take STEADY_WAVES: from the second wave a
+ *      quarter through to the last half through, when the blocks an
+ *      SM holds no longer start together (full_waves_to_run).  A
+ *      single later wave's rate would not do: kernel 7 at 1024 on 4
+ *      SMs came out +2.0, -3.1, -1.8 and -0.6 % of exact with the
+ *      second, third, fourth and fifth wave's.  That span crosses the
+ *      ends and starts of blocks, so its rate carries some of their
+ *      fixed costs (prologue, epilogue), scaled by the iterations;
+ *      against exact runs it does better than the first wave's all the
+ *      same (full_waves_to_run).  Otherwise a wave's blocks' fixed
+ *      costs are in the run's waves only.
+ * Counters: the run's, times all blocks over its blocks, plus each
+ * block's iterations past 'w' at the first wave's rate per block and
+ * iteration (not the later waves' where the cycles go by them: that
+ * span's fixed costs, C's stores above all, would count once per cut
+ * iteration -- kernel 7 at 1024 on 4 SMs moved 18 % more through L1);
+ * or, with one block per SM and full waves past the run's, as the
+ * cycles do: the run's once, and each wave past it what the run's
+ * waves past the first row added, at their rate (by_rows_counters).
+ * Where drift within a block or between blocks grows with the loop,
+ * counters that follow it fall short with any window: kernel 1 at 1024
+ * on the A6000 moves 1.7 million L2 sectors a wave in 32 iterations
+ * and 5.0 million in 64, as its warps, which meet at no barrier, drift
+ * apart and stop sharing B's lines in L1 (its cycles, bound by the
+ * L1's throughput, stay within 0.1 %). */
+void
+run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
+{
+    guint64 per_wave = (guint64) spec->device.sm_count *
+                       (guint64) r->occ.blocks_per_sm;
+    guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
+    guint64 iters = k->iterations;
+    guint64 first = MIN (r->blocks, per_wave);
+    guint64 run_full = full_waves_to_run (k, &r->occ, per_wave, full);
+    guint64 row = first_row_waves (k, per_wave);
+    guint64 run_blocks = full > run_full ? run_full * per_wave + tail
+                                         : r->blocks;
+    int waves = (int) ((run_blocks + per_wave - 1) / per_wave);
+    int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
+    gboolean by_rate = per_sm > 1;    /* 2. above */
+    gboolean later_waves = !by_rate && full > run_full;
+    gboolean steady = by_rate && full > run_full && run_full > 1;
+    int keep = (int) run_full * per_sm;
+    g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
+    g_autofree int *n_retired = g_new0 (int, d);
+    g_autofree int *block_sm = g_new (int, run_blocks);
+    g_autofree Cycle *last_retired = g_new0 (Cycle, d);
+    RunCost cost = { 0, 0 };
+    guint64 w = MIN (iters, MAX_WINDOW);
+    FirstWave f = { .window = w,
+                    .keep = full <= run_full &&
+                            estimate_instructions (k, run_blocks, w) <=
+                                STEADY_BUDGET };
+    LaterWave later = { .wave = -1 };
+    Marks marks = { &f, &later };
+    /* Retirements in order matter only to later_wave_added and the
+     * bounds. */
+    RunWindow win = { .k = k, .iterations = w,
+                   .retired = by_rate ? NULL : retired,
+                   .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
+                   .last_retired = last_retired, .detailed = d,
+                   .bound = { (int) row, (int) run_full } };
+    g_autoptr (Probe) probe = NULL;
+    g_autoptr (Gpu) gpu = NULL;
+
+    /* The first pass, at the largest window, watches its first wave;
+     * if that settles early, the run starts again at twice the
+     * iterations where it did, unwatched (1. above). */
+    for (gboolean first_pass = TRUE;; first_pass = FALSE) {
+        g_clear_pointer (&gpu, gpu_free);
+        g_clear_pointer (&probe, probe_free);
+        memset (n_retired, 0, sizeof *n_retired * (gsize) d);
+        memset (last_retired, 0, sizeof *last_retired * (gsize) d);
+        memset (block_sm, 0xff, sizeof *block_sm * run_blocks);
+        win.iterations = w;
+        win.probe = probe = probe_new (per_wave, waves, w, run_blocks);
+        gpu = run_gpu_for (spec, &r->occ, run_blocks, d, &win);
+        probe_set_gpu (probe, gpu);
+        memset (win.st_bound, 0, sizeof win.st_bound);
+        memset (win.reached, 0, sizeof win.reached);
+        win.gpu = later_waves ? gpu : NULL;
+        f.gpu = gpu;
+        marks.first = first_pass ? &f : NULL;
+        later = (LaterWave) { .gpu = gpu, .probe = probe,
+                              .wave = later_waves ? (int) row : -1,
+                              .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2) };
+        probe_on_marks (probe, on_mark, &marks);
+        gpu_run (gpu);
+        f.gpu = NULL;
+        later.gpu = win.gpu = NULL;
+        run_count_cost (gpu, &cost);
+        if (!f.settled || 2 * f.iteration[1] >= w || f.keep)
+            break;
+        w = 2 * f.iteration[1];
+    }
+    g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
+    r->window = w;
+
+    /* Cycles: the run, each block's iterations past w at its SM's rate
+     * between a quarter and half of its window (past that, the warps
+     * that finish first leave the rest a slower SM), to the last SM's
+     * end; the full waves past the run's, each what the run's waves
+     * past the first row added, or by rate its iterations at the later
+     * waves' (the first wave's where the run has no later ones; 2.
+     * above). */
+    guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
+    double more = (double) (iters - w);
+    double total = latest_end (probe, &win, run_blocks, d, lo, hi, more);
+    /* By rate: from the second wave a quarter through to the last half
+     * through, several waves' worth, where the run has them. */
+    double rate_cost = steady ? span_cost (probe, 1, lo, (int) run_full - 1, hi)
+                              : 0;
+    if (rate_cost <= 0)
+        rate_cost = span_cost (probe, 0, lo, 0, hi);
+    if (full > run_full && by_rate)
+        total += (double) (full - run_full) * (double) probe_warps (probe, 0) *
+                 (double) iters * rate_cost;
+    else if (full > run_full) {
+        double longer = 0;
+        for (guint64 j = row; j < run_full; j++)
+            longer += more * probe_warps (probe, (int) j) *
+                      span_cost (probe, (int) j, lo, (int) j, hi);
+        total += (double) (full - run_full) *
+                 (later_wave_added (&win, d, row, run_full) +
+                  longer / (double) (run_full - row));
+    }
+
+    RunSample run, all;
+    run_take_sample (gpu, &run);
+    double times = (double) r->blocks / (double) run_blocks;
+    double per_block_iteration =
+        (double) r->blocks * more /
+        ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
+    combine ((guint64 *) &all.st, (const guint64 *) &run.st, times,
+             (const guint64 *) &f.sample[1].st,
+             (const guint64 *) &f.sample[0].st, per_block_iteration,
+             N_COUNTERS (all.st));
+    combine ((guint64 *) &all.mem, (const guint64 *) &run.mem, times,
+             (const guint64 *) &f.sample[1].mem,
+             (const guint64 *) &f.sample[0].mem, per_block_iteration,
+             N_COUNTERS (all.mem));
+    if (later_waves && later.taken == 2 && win.reached[1] == d) {
+        RowShape shape = {
+            (double) (row * per_wave), (double) run_blocks,
+            (double) (full - run_full), (double) per_wave, more,
+            (double) (f.iteration[1] - f.iteration[0]) * (double) first,
+            0, (double) (run_full - row)
+        };
+        later_wave_counters (&all, &run, &f, &later, &win, &shape,
+                             (double) spec->device.sm_count /
+                                 ((double) d * (double) kern_warps (k)));
+    }
+    r->stats = all.st;
+    r->mem = all.mem;
+    r->cycles = r->stats.cycles = (Cycle) (total + 0.5);
+    r->events = cost.events;
+    r->simulated_instructions = cost.instructions;
+    r->sampled = TRUE;
+}

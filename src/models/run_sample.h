@@ -1,0 +1,27 @@
+/*
+ * run_sample.h -- sampled runs (run.c chooses them): whether a launch
+ * is sampled, how many SMs a sampled run simulates in full, and the
+ * run itself, which fills a RunResult as an exact run would.
+ */
+#ifndef SMSIM_MODELS_RUN_SAMPLE_H
+#define SMSIM_MODELS_RUN_SAMPLE_H
+
+#include "models/run.h"
+
+/* Sampled: forced, or more than SAMPLE_ABOVE_WARP_INSTRUCTIONS (20
+ * million) warp instructions, estimated from block 0's first warp;
+ * never where the kernel has no main loop to cut or under --exact. */
+gboolean run_should_sample (const KernInstance *k, const RunOptions *o,
+                            guint64 blocks);
+
+/* SMs a sampled run simulates in full by default: 4, or all of them on
+ * a GPU of fewer than 12 SMs and where the run would be the whole
+ * launch. */
+int run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
+                              guint64 blocks, int sm_count);
+
+/* 'r' holds the launch, its occupancy, blocks, waves and detailed SMs;
+ * this fills in the rest but the figures (run.c). */
+void run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r);
+
+#endif

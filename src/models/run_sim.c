@@ -1,0 +1,90 @@
+/*
+ * run_sim.c -- one simulation of a launch on the whole GPU.  See
+ * run_sim.h.
+ */
+#include "config.h"
+
+#include "models/run_sim.h"
+
+static InstrStream *
+open_warp (void *ctx, guint64 block, int warp)
+{
+    const RunWindow *w = ctx;
+    InstrStream *s = kern_open_warp_window (w->k, block, warp, w->iterations);
+    return w->probe != NULL ? probe_wrap (w->probe, s, block) : s;
+}
+
+static InstrStream *
+open_mirror (void *ctx, guint64 block, int warp)
+{
+    const RunWindow *w = ctx;
+    return kern_open_mirror_window (w->k, block, warp, w->iterations);
+}
+
+/* Detailed SM 'sm' has retired one more block, maybe a bound's. */
+static void
+reach_bound (RunWindow *w, int sm)
+{
+    for (int i = 0; w->gpu != NULL && i < 2; i++)
+        if (w->n_retired[sm] == w->bound[i]) {
+            SimStats s;
+            gpu_sm_stats (w->gpu, sm, &s);
+            stats_add (&w->st_bound[i], &s);
+            if (++w->reached[i] == w->detailed) {
+                gpu_mem_stats (w->gpu, &w->mem_bound[i]);
+                w->mem_at[i] = gpu_cycles (w->gpu);
+            }
+        }
+}
+
+static void
+block_retired (void *ctx, int sm, guint64 block, Cycle at)
+{
+    RunWindow *w = ctx;
+    if (w->block_sm != NULL) {
+        w->block_sm[block] = sm;
+        w->last_retired[sm] = MAX (w->last_retired[sm], at);
+    }
+    if (w->retired != NULL && w->n_retired[sm] < w->keep) {
+        w->retired[sm * w->keep + w->n_retired[sm]++] = at;
+        reach_bound (w, sm);
+    }
+}
+
+Gpu *
+run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
+         int detailed, RunWindow *win)
+{
+    GpuWorkload w = { blocks, win->k->threads, occ->blocks_per_sm,
+                      (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
+                      detailed, open_mirror,
+                      win->retired != NULL || win->block_sm != NULL
+                          ? block_retired : NULL };
+    return gpu_new (spec, &w);
+}
+
+void
+run_take_sample (const Gpu *gpu, RunSample *out)
+{
+    gpu_stats (gpu, &out->st);
+    gpu_mem_stats (gpu, &out->mem);
+}
+
+void
+run_count_cost (const Gpu *gpu, RunCost *cost)
+{
+    cost->instructions += gpu_simulated_instructions (gpu);
+    cost->events += gpu_events (gpu);
+}
+
+void
+run_simulate (const GpuSpec *spec, const KernInstance *k,
+              const OccResult *occ, guint64 blocks, guint64 iterations,
+              int detailed, RunSample *out, RunCost *cost)
+{
+    RunWindow win = { .k = k, .iterations = iterations };
+    g_autoptr (Gpu) gpu = run_gpu_for (spec, occ, blocks, detailed, &win);
+    gpu_run (gpu);
+    run_take_sample (gpu, out);
+    run_count_cost (gpu, cost);
+}

@@ -1,0 +1,67 @@
+/*
+ * run_sim.h -- one simulation of a launch on the whole GPU, for run.c
+ * (exact runs) and run_sample.c (sampled ones): its blocks with the
+ * main loop cut to a window, some SMs in full and the others mirroring
+ * them (gpu.h), watched by a probe if asked; what it counted and what
+ * it cost.
+ */
+#ifndef SMSIM_MODELS_RUN_SIM_H
+#define SMSIM_MODELS_RUN_SIM_H
+
+#include "models/kern.h"
+#include "models/occ.h"
+#include "models/probe.h"
+#include "sim/gpu.h"
+
+/* What one simulation counted. */
+typedef struct {
+    SimStats st;
+    MemStats mem;
+} RunSample;
+
+/* The work the simulations of a run actually did (for --verbose). */
+typedef struct {
+    guint64 instructions;
+    guint64 events;
+} RunCost;
+
+/* One simulation: 'blocks' blocks, the main loop cut to 'iterations',
+ * 'detailed' SMs in full; with a probe, the warps simulated in full are
+ * watched and the run may stop early (gpu_stop). */
+typedef struct {
+    const KernInstance *k;
+    guint64 iterations;
+    Probe *probe;
+    /* If set: each detailed SM's first 'keep' block retirements, in
+     * order ('retired[sm * keep + i]'), and how many it has. */
+    Cycle *retired;
+    int *n_retired;
+    int keep;
+    /* If set: each block's SM (-1 until it retires), and each detailed
+     * SM's last retirement. */
+    int *block_sm;
+    Cycle *last_retired;
+    /* If 'gpu' is set (and 'retired'): the counters at bound[i] blocks
+     * retired -- each detailed SM's (and its mirrors') when it has, the
+     * memory's when all have ('reached' of them so far). */
+    const Gpu *gpu;
+    int detailed;
+    int bound[2];
+    SimStats st_bound[2];
+    MemStats mem_bound[2];
+    Cycle mem_at[2];
+    int reached[2];
+} RunWindow;
+
+Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
+                  int detailed, RunWindow *win);
+void run_take_sample (const Gpu *gpu, RunSample *out);
+void run_count_cost (const Gpu *gpu, RunCost *cost);
+
+/* 'blocks' blocks whose loop is cut to 'iterations', 'detailed' SMs in
+ * full, simulated to the end. */
+void run_simulate (const GpuSpec *spec, const KernInstance *k,
+                   const OccResult *occ, guint64 blocks, guint64 iterations,
+                   int detailed, RunSample *out, RunCost *cost);
+
+#endif
