@@ -111,7 +111,7 @@ Test (kern, pchase_through_run)
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "pchase", 2000, "WS=16384");
-    RunOptions o = { -1, -1, RUN_EXACT, 0 };
+    RunOptions o = { -1, -1, RUN_EXACT, 0, 0 };
     RunResult r;
     g_autoptr (GError) error = NULL;
     cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
@@ -725,11 +725,13 @@ Test (kern, sampled_matches_exact, .timeout = 120)
     }
 }
 
-/* A launch on the A6000 with 'set' (its SM count), run in 'mode';
- * 'grid_x' and 'iterations', if not NULL, get the kernel's. */
+/* A launch on the A6000 with 'set' (its SM count), run in 'mode' with
+ * 'window' (0: the automatic one); 'grid_x' and 'iterations', if not
+ * NULL, get the kernel's. */
 static void
-run_on (const char *set, const char *id, gint64 size, RunMode mode,
-        RunResult *r, guint64 *grid_x, guint64 *iterations)
+run_window (const char *set, const char *id, gint64 size, RunMode mode,
+            guint64 window, RunResult *r, guint64 *grid_x,
+            guint64 *iterations)
 {
     const char *sets[] = { set, NULL };
     g_autoptr (GError) error = NULL;
@@ -737,13 +739,20 @@ run_on (const char *set, const char *id, gint64 size, RunMode mode,
     cr_assert_not_null (p, "%s", error ? error->message : "");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, id, size, NULL);
-    RunOptions o = { -1, -1, mode, 0 };
+    RunOptions o = { -1, -1, mode, 0, window };
     cr_assert (run_kernel (s, k, &o, r, &error), "%s",
                error ? error->message : "");
     if (grid_x != NULL)
         *grid_x = k->grid_x;
     if (iterations != NULL)
         *iterations = k->iterations;
+}
+
+static void
+run_on (const char *set, const char *id, gint64 size, RunMode mode,
+        RunResult *r, guint64 *grid_x, guint64 *iterations)
+{
+    run_window (set, id, size, mode, 0, r, grid_x, iterations);
 }
 
 /* The same launch run exact and sampled. */
@@ -884,6 +893,33 @@ Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
     cr_expect_eq (b.sampled.window, b.iterations);
     cr_expect_eq (b.sampled.detailed_sms, 84);
     cr_expect_eq (b.sampled.cycles, b.exact.cycles);
+}
+
+/* A window asked for is the run's, kept whatever the first wave does
+ * (RunOptions).  Kernel 5 at 640 on 8 SMs: 5 x 5 blocks, two an SM,
+ * so a full wave of 16 and a partial one of 9, and K / BK = 640 / 8 =
+ * 80 iterations, past the automatic window of 64.  Asked for all 80,
+ * the run has every wave and the whole loop, nothing cut and nothing
+ * extrapolated: it is the exact run, to the cycle.  Asked for 8, it
+ * keeps 8, where the automatic choice never goes below 32 (twice the
+ * 16 iterations before which the first wave never counts as settled). */
+Test (kern, sampled_window_as_asked, .timeout = 120)
+{
+    RunResult exact, whole, short_window;
+    guint64 iterations;
+    run_on ("device.sm_count=8", "sgemm-5", 640, RUN_EXACT, &exact, NULL,
+            &iterations);
+    cr_assert_eq (iterations, 80);
+    run_window ("device.sm_count=8", "sgemm-5", 640, RUN_AUTO, 80, &whole,
+                NULL, NULL);
+    cr_assert (whole.sampled);
+    cr_expect_eq (whole.window, 80);
+    cr_expect_eq (whole.waves, 2);
+    cr_expect_eq (whole.cycles, exact.cycles);
+    run_window ("device.sm_count=8", "sgemm-5", 640, RUN_AUTO, 8,
+                &short_window, NULL, NULL);
+    cr_assert (short_window.sampled);
+    cr_expect_eq (short_window.window, 8);
 }
 
 /* Mirrors pay where each SM in full stands for two or more on average

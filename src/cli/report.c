@@ -34,8 +34,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
     if (r->sampled)
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
-                                "iterations, %" G_GUINT64_FORMAT " waves\n",
-                                r->window, k->iterations, r->waves);
+                                "iterations, %" G_GUINT64_FORMAT " wave%s\n",
+                                r->window, k->iterations, r->waves,
+                                r->waves == 1 ? "" : "s");
     g_string_append_printf (o, "cycles               %" G_GUINT64_FORMAT "\n"
                             "time                 %.4f ms\n"
                             "throughput           %.1f GFLOP/s\n"
@@ -145,6 +146,10 @@ report_options_init (ReportOptions *o)
         { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,
           "sample a window of the main loop even if the launch is small",
           NULL },
+        { "window", 0, 0, G_OPTION_ARG_INT64, &o->window,
+          "sample with a window of N main-loop iterations (at least 4), "
+          "kept whatever the first wave does: to see how the answer moves "
+          "with it (implies --sampled)", "N" },
         { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
           "SMs simulated in full, the others mirroring them (default: 4 "
           "when sampled, all on a GPU of fewer than 12 SMs or when exact)",
@@ -163,6 +168,7 @@ report_options_init (ReportOptions *o)
     o->regs = o->smem = -1;
     o->exact = o->sampled = o->verbose = FALSE;
     o->detailed_sms = 0;
+    o->window = 0;
     o->format = o->output = NULL;
     memcpy (o->entries, entries, sizeof entries);
 }
@@ -189,11 +195,21 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     g_autoptr (GError) error = NULL;
     RunOptions o = { a->regs, a->smem,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
-                     a->detailed_sms };
+                     a->detailed_sms, (guint64) MAX (a->window, 0) };
     RunResult r;
     if (a->detailed_sms < 0) {
         cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
                    a->detailed_sms);
+        return CLI_EXIT_USAGE;
+    }
+    if (a->window != 0 && a->window < 4) {
+        cli_error (cmd, "--window %" G_GINT64_FORMAT ": give 4 or more "
+                   "main-loop iterations, as sampling needs", a->window);
+        return CLI_EXIT_USAGE;
+    }
+    if (a->window != 0 && a->exact) {
+        cli_error (cmd, "--window samples the main loop; --exact forbids it: "
+                   "give one or the other");
         return CLI_EXIT_USAGE;
     }
     g_autoptr (GString) out = g_string_new (NULL);

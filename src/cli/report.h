@@ -1,7 +1,8 @@
 /*
  * report.h -- one simulated launch, run and reported: the options
  * `smsim run` and `smsim trace replay` share (--regs, --smem, --exact,
- * --sampled, --detailed-sms, --format, --output, --verbose), the run, and its text or
+ * --sampled, --window, --detailed-sms, --format, --output, --verbose),
+ * the run, and its text or
  * JSON report, so a replayed trace reports exactly as its model does.
  */
 #ifndef SMSIM_CLI_REPORT_H
@@ -16,10 +17,11 @@ typedef struct {
     gboolean exact;
     gboolean sampled;
     gint detailed_sms;
+    gint64 window;
     gboolean verbose;
     char *format;
     char *output;
-    GOptionEntry entries[9];
+    GOptionEntry entries[10];
 } ReportOptions;
 
 void report_options_init (ReportOptions *o);

@@ -76,11 +76,12 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     int all = spec->device.sm_count;
     out->detailed_sms =
         options->detailed_sms > 0 ? options->detailed_sms
-        : sampled ? run_sampled_detailed_sms (k, &out->occ, out->blocks, all)
+        : sampled ? run_sampled_detailed_sms (k, &out->occ, out->blocks, all,
+                                              options->window)
                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
     if (sampled) {
-        run_sampled (spec, k, out);
+        run_sampled (spec, k, out, options->window);
     } else {
         RunSample s;
         RunCost cost = { 0, 0 };

@@ -36,9 +36,12 @@ typedef struct {
     int detailed_sms;   /* SMs simulated in full, the rest mirrors (gpu.h);
                          * 0: all when exact, when sampled 4, or all on
                          * a GPU of fewer than 12 SMs (run_sample.c) */
+    guint64 window;     /* a sampled run's window, in main-loop iterations
+                         * (at least 4; sampling implied); 0: chosen as
+                         * run_sample.c says */
 } RunOptions;
 
-#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0 }
+#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0, 0 }
 
 typedef struct {
     OccLaunch launch;

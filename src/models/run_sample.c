@@ -237,7 +237,7 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
     if (o->mode == RUN_EXACT || k->iterations < 4 ||
         !kern_stream_position (s, &at))
         return FALSE;
-    if (o->mode == RUN_SAMPLED)
+    if (o->mode == RUN_SAMPLED || o->window > 0)
         return TRUE;
     return estimate_instructions (k, blocks, k->iterations) >
            SAMPLE_ABOVE_WARP_INSTRUCTIONS;
@@ -337,10 +337,10 @@ full_waves_to_run (const KernInstance *k, const OccResult *occ,
  * three waves, came out +3.3 and +7.1 % of exact with four SMs in full. */
 static gboolean
 sample_is_launch (const KernInstance *k, const OccResult *occ,
-                  guint64 blocks, guint64 per_wave)
+                  guint64 blocks, guint64 per_wave, guint64 window)
 {
     guint64 full = blocks / per_wave;
-    return k->iterations <= MAX_WINDOW &&
+    return k->iterations <= (window > 0 ? window : MAX_WINDOW) &&
            full <= full_waves_to_run (k, occ, per_wave, full) &&
            estimate_instructions (k, blocks, k->iterations) <=
                SAMPLE_ABOVE_WARP_INSTRUCTIONS;
@@ -348,11 +348,11 @@ sample_is_launch (const KernInstance *k, const OccResult *occ,
 
 int
 run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
-                          guint64 blocks, int sm_count)
+                          guint64 blocks, int sm_count, guint64 window)
 {
     guint64 per_wave = (guint64) sm_count * (guint64) occ->blocks_per_sm;
     if (sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
-        sample_is_launch (k, occ, blocks, per_wave))
+        sample_is_launch (k, occ, blocks, per_wave, window))
         return sm_count;
     return SAMPLED_DETAILED_SMS;
 }
@@ -488,9 +488,11 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2; 64 is
  *    its whole loop).  Not where waves go past the run: kernel 1 at
  *    4096 on the A6000 (38 million) would take the validation from 9 to
- *    11 s.  Until
- *    the first wave's first block retires the run is the first wave
- *    alone, so the marks are the same as in a run of that wave only.
+ *    11 s.  A window asked for (RunOptions) is kept too, whatever the
+ *    first wave does; the run's waves are chosen as for the automatic
+ *    one.  Until the first wave's first block retires the run is the
+ *    first wave alone, so the marks are the same as in a run of that
+ *    wave only.
  *    A wave's cost per iteration can climb for its first dozen
  *    iterations as its blocks drift out of their lockstep start and
  *    the L2 fills (SETTLED_FROM); the marks see that in one run,
@@ -553,7 +555,8 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  * apart and stop sharing B's lines in L1 (its cycles, bound by the
  * L1's throughput, stay within 0.1 %). */
 void
-run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
+run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
+             guint64 window)
 {
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) r->occ.blocks_per_sm;
@@ -575,11 +578,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     g_autofree int *block_sm = g_new (int, run_blocks);
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
     RunCost cost = { 0, 0 };
-    guint64 w = MIN (iters, MAX_WINDOW);
+    guint64 w = MIN (iters, window > 0 ? window : MAX_WINDOW);
     FirstWave f = { .window = w,
-                    .keep = full <= run_full &&
-                            estimate_instructions (k, run_blocks, w) <=
-                                STEADY_BUDGET };
+                    .keep = window > 0 ||
+                            (full <= run_full &&
+                             estimate_instructions (k, run_blocks, w) <=
+                                 STEADY_BUDGET) };
     LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the

@@ -8,20 +8,23 @@
 
 #include "models/run.h"
 
-/* Sampled: forced, or more than SAMPLE_ABOVE_WARP_INSTRUCTIONS (20
- * million) warp instructions, estimated from block 0's first warp;
- * never where the kernel has no main loop to cut or under --exact. */
+/* Sampled: forced (a window given forces it too), or more than
+ * SAMPLE_ABOVE_WARP_INSTRUCTIONS (20 million) warp instructions,
+ * estimated from block 0's first warp; never where the kernel has no
+ * main loop to cut or under --exact. */
 gboolean run_should_sample (const KernInstance *k, const RunOptions *o,
                             guint64 blocks);
 
 /* SMs a sampled run simulates in full by default: 4, or all of them on
  * a GPU of fewer than 12 SMs and where the run would be the whole
- * launch. */
+ * launch.  'window': the one asked for, or 0 (RunOptions). */
 int run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
-                              guint64 blocks, int sm_count);
+                              guint64 blocks, int sm_count, guint64 window);
 
 /* 'r' holds the launch, its occupancy, blocks, waves and detailed SMs;
- * this fills in the rest but the figures (run.c). */
-void run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r);
+ * this fills in the rest but the figures (run.c).  'window': the one
+ * asked for, kept whatever the first wave does, or 0 to choose it. */
+void run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
+                  guint64 window);
 
 #endif

@@ -52,4 +52,17 @@ contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
+# --window: at least 4 iterations, and not with --exact.
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 2
+contains "$work/err" "--window 2: give 4 or more"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window -8
+contains "$work/err" "--window -8"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 --exact
+contains "$work/err" "--exact forbids it"
+# It samples, and says so, with the window asked for: sgemm-4 at 256
+# has K / BK = 256 / 8 = 32 iterations.
+"$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 >"$work/w"
+contains "$work/w" "simulation           sampled"
+grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" ||
+    fail "run --window 8 printed: $(cat "$work/w")"
 echo "run ok"
