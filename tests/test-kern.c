@@ -111,7 +111,7 @@ Test (kern, pchase_through_run)
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "pchase", 2000, "WS=16384");
-    RunOptions o = { -1, -1, RUN_EXACT, 0, 0 };
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
     RunResult r;
     g_autoptr (GError) error = NULL;
     cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
@@ -123,6 +123,44 @@ Test (kern, pchase_through_run)
     cr_assert (llabs ((gint64) r.cycles - (gint64) want) <= 4,
                "%" G_GUINT64_FORMAT " cycles, expected %" G_GUINT64_FORMAT,
                r.cycles, want);
+}
+
+/* What a progress callback saw. */
+typedef struct {
+    guint calls;
+    guint64 done, total;
+    gboolean backwards;
+} Seen;
+
+static void
+seen (void *ctx, guint64 done, guint64 total)
+{
+    Seen *s = ctx;
+    s->backwards |= s->calls > 0 && done < s->done;
+    s->calls++;
+    s->done = done;
+    s->total = total;
+}
+
+/* An exact run tells of every block as it retires: sgemm-4 at 256 is
+ * 256 / 64 = 4 x 4 = 16 blocks (BM = BN = 64), so 16 calls, counting
+ * 1 .. 16 of 16. */
+Test (kern, run_reports_progress)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-4", 256, NULL);
+    Seen got = { 0, 0, 0, FALSE };
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT,
+                     .progress = seen, .progress_ctx = &got };
+    RunResult r;
+    g_autoptr (GError) error = NULL;
+    cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+               error ? error->message : "");
+    cr_expect_eq (got.calls, 16);
+    cr_expect_eq (got.done, 16);
+    cr_expect_eq (got.total, 16);
+    cr_expect_not (got.backwards);
 }
 
 Test (kern, timing_needs_a_timing_preset)
@@ -713,7 +751,8 @@ Test (kern, sampled_matches_exact, .timeout = 120)
         /* Kernel 11 at 512: 8 blocks, 16 steps, windows shorter than
          * the loop. */
         g_autoptr (KernInstance) k = make (s, id, kernel == 11 ? 512 : 256, NULL);
-        RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
+        RunOptions exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT },
+                   sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED };
         RunResult re, rs;
         cr_assert (run_kernel (s, k, &exact, &re, &error));
         cr_assert (run_kernel (s, k, &sampled, &rs, &error));
@@ -739,7 +778,7 @@ run_window (const char *set, const char *id, gint64 size, RunMode mode,
     cr_assert_not_null (p, "%s", error ? error->message : "");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, id, size, NULL);
-    RunOptions o = { -1, -1, mode, 0, window };
+    RunOptions o = { .regs = -1, .smem = -1, .mode = mode, .window = window };
     cr_assert (run_kernel (s, k, &o, r, &error), "%s",
                error ? error->message : "");
     if (grid_x != NULL)
@@ -955,7 +994,7 @@ Test (kern, achieved_occupancy_counts_active_cycles)
     g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "loaduse", 1, NULL);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 };
+    RunOptions exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
     RunResult r;
     cr_assert (run_kernel (s, k, &exact, &r, &error));
     cr_expect_eq (r.stats.active_cycles, r.stats.resident_warp_cycles);
@@ -976,7 +1015,8 @@ Test (kern, sampled_counters_include_running_warps)
     const GpuSpec *s = preset_spec (p);
     const char *params[] = { "ITERS=2000", NULL };
     g_autoptr (KernInstance) k = make_with (s, "loaduse", 64, params);
-    RunOptions exact = { -1, -1, RUN_EXACT, 0 }, sampled = { -1, -1, RUN_SAMPLED, 0 };
+    RunOptions exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT },
+                   sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED };
     RunResult re, rs;
     cr_assert (run_kernel (s, k, &exact, &re, &error));
     cr_assert (run_kernel (s, k, &sampled, &rs, &error));

@@ -10,6 +10,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "cli/progress.h"
 #include "cli/report.h"
 #include "models/kern_trace.h"
 #include "models/run.h"
@@ -188,14 +189,23 @@ report_format (const ReportOptions *o, CliFormat *format, GError **error)
                              format, error);
 }
 
+static void
+progress (void *ctx, guint64 done, guint64 total)
+{
+    progress_update (ctx, done, total);
+}
+
 int
 report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
             const ReportOptions *a, CliFormat format)
 {
     g_autoptr (GError) error = NULL;
+    g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
+    g_autoptr (Progress) bar = progress_new (label, "blocks");
     RunOptions o = { a->regs, a->smem,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
-                     a->detailed_sms, (guint64) MAX (a->window, 0) };
+                     a->detailed_sms, (guint64) MAX (a->window, 0),
+                     progress, bar };
     RunResult r;
     if (a->detailed_sms < 0) {
         cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
@@ -214,7 +224,9 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     }
     g_autoptr (GString) out = g_string_new (NULL);
     double t0 = (double) g_get_monotonic_time () * 1e-6;
-    if (!run_kernel (spec, k, &o, &r, &error) || !kern_trace_check (k, &error)) {
+    gboolean ran = run_kernel (spec, k, &o, &r, &error);
+    g_clear_pointer (&bar, progress_free);
+    if (!ran || !kern_trace_check (k, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }

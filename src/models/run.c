@@ -81,12 +81,12 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
     if (sampled) {
-        run_sampled (spec, k, out, options->window);
+        run_sampled (spec, k, out, options);
     } else {
         RunSample s;
         RunCost cost = { 0, 0 };
         run_simulate (spec, k, &out->occ, out->blocks, k->iterations,
-                  out->detailed_sms, &s, &cost);
+                      out->detailed_sms, options, &s, &cost);
         out->stats = s.st;
         out->mem = s.mem;
         out->events = cost.events;

@@ -29,6 +29,11 @@ typedef enum {
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;
 
+/* Told as blocks retire: 'done' of the run's 'total' (a sampled run
+ * counts the blocks of its own, shortened run, and starts again if it
+ * restarts with a shorter window). */
+typedef void (*RunProgressFn) (void *ctx, guint64 done, guint64 total);
+
 typedef struct {
     gint64 regs;        /* per thread; -1: the model's */
     gint64 smem;        /* static bytes per block; -1: the model's */
@@ -39,9 +44,11 @@ typedef struct {
     guint64 window;     /* a sampled run's window, in main-loop iterations
                          * (at least 4; sampling implied); 0: chosen as
                          * run_sample.c says */
+    RunProgressFn progress;     /* may be NULL */
+    void *progress_ctx;
 } RunOptions;
 
-#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0, 0 }
+#define RUN_OPTIONS_INIT { -1, -1, RUN_AUTO, 0, 0, NULL, NULL }
 
 typedef struct {
     OccLaunch launch;

@@ -556,8 +556,9 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  * L1's throughput, stay within 0.1 %). */
 void
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
-             guint64 window)
+             const RunOptions *o)
 {
+    guint64 window = o->window;
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) r->occ.blocks_per_sm;
     guint64 full = r->blocks / per_wave, tail = r->blocks % per_wave;
@@ -606,6 +607,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         memset (last_retired, 0, sizeof *last_retired * (gsize) d);
         memset (block_sm, 0xff, sizeof *block_sm * run_blocks);
         win.iterations = w;
+        run_window_progress (&win, o, run_blocks, d, spec->device.sm_count);
         win.probe = probe = probe_new (per_wave, waves, w, run_blocks);
         gpu = run_gpu_for (spec, &r->occ, run_blocks, d, &win);
         probe_set_gpu (probe, gpu);

@@ -22,9 +22,10 @@ int run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
                               guint64 blocks, int sm_count, guint64 window);
 
 /* 'r' holds the launch, its occupancy, blocks, waves and detailed SMs;
- * this fills in the rest but the figures (run.c).  'window': the one
- * asked for, kept whatever the first wave does, or 0 to choose it. */
+ * this fills in the rest but the figures (run.c).  From 'o': the
+ * window asked for, kept whatever the first wave does (0: chosen
+ * here), and the progress. */
 void run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
-                  guint64 window);
+                  const RunOptions *o);
 
 #endif

@@ -41,6 +41,11 @@ static void
 block_retired (void *ctx, int sm, guint64 block, Cycle at)
 {
     RunWindow *w = ctx;
+    if (w->progress != NULL) {
+        w->done += w->step;
+        w->progress (w->progress_ctx,
+                     MIN ((guint64) (w->done + 0.5), w->total), w->total);
+    }
     if (w->block_sm != NULL) {
         w->block_sm[block] = sm;
         w->last_retired[sm] = MAX (w->last_retired[sm], at);
@@ -58,7 +63,8 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
     GpuWorkload w = { blocks, win->k->threads, occ->blocks_per_sm,
                       (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
                       detailed, open_mirror,
-                      win->retired != NULL || win->block_sm != NULL
+                      win->retired != NULL || win->block_sm != NULL ||
+                              win->progress != NULL
                           ? block_retired : NULL };
     return gpu_new (spec, &w);
 }
@@ -78,11 +84,25 @@ run_count_cost (const Gpu *gpu, RunCost *cost)
 }
 
 void
+run_window_progress (RunWindow *win, const RunOptions *o, guint64 blocks,
+                     int detailed, int sm_count)
+{
+    win->progress = o->progress;
+    win->progress_ctx = o->progress_ctx;
+    win->total = blocks;
+    win->step = detailed > 0 && detailed < sm_count
+                    ? (double) sm_count / (double) detailed : 1.0;
+    win->done = 0;
+}
+
+void
 run_simulate (const GpuSpec *spec, const KernInstance *k,
               const OccResult *occ, guint64 blocks, guint64 iterations,
-              int detailed, RunSample *out, RunCost *cost)
+              int detailed, const RunOptions *o, RunSample *out,
+              RunCost *cost)
 {
     RunWindow win = { .k = k, .iterations = iterations };
+    run_window_progress (&win, o, blocks, detailed, spec->device.sm_count);
     g_autoptr (Gpu) gpu = run_gpu_for (spec, occ, blocks, detailed, &win);
     gpu_run (gpu);
     run_take_sample (gpu, out);

@@ -11,6 +11,7 @@
 #include "models/kern.h"
 #include "models/occ.h"
 #include "models/probe.h"
+#include "models/run.h"
 #include "sim/gpu.h"
 
 /* What one simulation counted. */
@@ -51,6 +52,13 @@ typedef struct {
     MemStats mem_bound[2];
     Cycle mem_at[2];
     int reached[2];
+    /* If set: told of the run's 'total' blocks as they retire, each
+     * detailed SM's block counting 'step' (itself and its mirrors',
+     * on average). */
+    RunProgressFn progress;
+    void *progress_ctx;
+    guint64 total;
+    double step, done;
 } RunWindow;
 
 Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
@@ -59,9 +67,15 @@ void run_take_sample (const Gpu *gpu, RunSample *out);
 void run_count_cost (const Gpu *gpu, RunCost *cost);
 
 /* 'blocks' blocks whose loop is cut to 'iterations', 'detailed' SMs in
- * full, simulated to the end. */
+ * full, simulated to the end; progress as 'o' asks. */
 void run_simulate (const GpuSpec *spec, const KernInstance *k,
                    const OccResult *occ, guint64 blocks, guint64 iterations,
-                   int detailed, RunSample *out, RunCost *cost);
+                   int detailed, const RunOptions *o, RunSample *out,
+                   RunCost *cost);
+
+/* 'win' to tell 'o''s progress of a run of 'blocks' on 'detailed' of
+ * 'sm_count' SMs, from none done. */
+void run_window_progress (RunWindow *win, const RunOptions *o, guint64 blocks,
+                          int detailed, int sm_count);
 
 #endif
