@@ -128,39 +128,56 @@ Test (kern, pchase_through_run)
 /* What a progress callback saw. */
 typedef struct {
     guint calls;
-    guint64 done, total;
-    gboolean backwards;
+    guint64 done[20], total;
 } Seen;
 
 static void
 seen (void *ctx, guint64 done, guint64 total)
 {
     Seen *s = ctx;
-    s->backwards |= s->calls > 0 && done < s->done;
+    if (s->calls < G_N_ELEMENTS (s->done))
+        s->done[s->calls] = done;
     s->calls++;
-    s->done = done;
     s->total = total;
 }
 
-/* An exact run tells of every block as it retires: sgemm-4 at 256 is
- * 256 / 64 = 4 x 4 = 16 blocks (BM = BN = 64), so 16 calls, counting
- * 1 .. 16 of 16. */
-Test (kern, run_reports_progress)
+static void
+run_seen (const char *id, gint64 size, int detailed, Seen *got)
 {
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-4", 256, NULL);
-    Seen got = { 0, 0, 0, FALSE };
+    g_autoptr (KernInstance) k = make (s, id, size, NULL);
     RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT,
-                     .progress = seen, .progress_ctx = &got };
+                     .detailed_sms = detailed, .progress = seen,
+                     .progress_ctx = got };
     RunResult r;
     g_autoptr (GError) error = NULL;
+    *got = (Seen) { 0 };
     cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
                error ? error->message : "");
-    cr_expect_eq (got.calls, 16);
-    cr_expect_eq (got.done, 16);
+}
+
+/* A run tells of none done as it starts, then of every block an SM in
+ * full retires.  sgemm-4 at 256 is 256 / 64 = 4 x 4 = 16 blocks (BM =
+ * BN = 64), one an SM on the A6000's 84: every SM in full, 0, 1, 2 ...
+ * 16 of 16.  With 3 in full the others mirror them (gpu.h): SMs 0-2
+ * take blocks 0-2 and the mirrors the other 13, so each of the three
+ * retirements stands for 16 / 3 blocks: 0, 5, 10, 16 of 16. */
+Test (kern, run_reports_progress)
+{
+    Seen got;
+    run_seen ("sgemm-4", 256, 0, &got);
+    cr_expect_eq (got.calls, 17);
     cr_expect_eq (got.total, 16);
-    cr_expect_not (got.backwards);
+    for (guint i = 0; i < MIN (got.calls, 17); i++)
+        cr_expect_eq (got.done[i], i, "call %u", i);
+    run_seen ("sgemm-4", 256, 3, &got);
+    cr_expect_eq (got.calls, 4);
+    cr_expect_eq (got.total, 16);
+    const guint64 want[] = { 0, 5, 10, 16 };
+    for (guint i = 0; i < MIN (got.calls, 4); i++)
+        cr_expect_eq (got.done[i], want[i], "call %u: %" G_GUINT64_FORMAT,
+                      i, got.done[i]);
 }
 
 Test (kern, timing_needs_a_timing_preset)
@@ -939,12 +956,15 @@ Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
  * so a full wave of 16 and a partial one of 9, and K / BK = 640 / 8 =
  * 80 iterations, past the automatic window of 64.  Asked for all 80,
  * the run has every wave and the whole loop, nothing cut and nothing
- * extrapolated: it is the exact run, to the cycle.  Asked for 8, it
- * keeps 8, where the automatic choice never goes below 32 (twice the
- * 16 iterations before which the first wave never counts as settled). */
+ * extrapolated: it is the exact run, to the cycle.  Kernel 4 at 1024
+ * on 8 SMs (128 iterations, 256 blocks of 512 threads, two an SM by
+ * its registers: 16 full waves, more than the run takes) has a first
+ * wave whose cost per iteration settles by 32 iterations: asked for
+ * 96, the run keeps 96 where the automatic rule would start again at
+ * twice the settling point. */
 Test (kern, sampled_window_as_asked, .timeout = 120)
 {
-    RunResult exact, whole, short_window;
+    RunResult exact, whole, kept;
     guint64 iterations;
     run_on ("device.sm_count=8", "sgemm-5", 640, RUN_EXACT, &exact, NULL,
             &iterations);
@@ -953,12 +973,13 @@ Test (kern, sampled_window_as_asked, .timeout = 120)
                 NULL, NULL);
     cr_assert (whole.sampled);
     cr_expect_eq (whole.window, 80);
-    cr_expect_eq (whole.waves, 2);
     cr_expect_eq (whole.cycles, exact.cycles);
-    run_window ("device.sm_count=8", "sgemm-5", 640, RUN_AUTO, 8,
-                &short_window, NULL, NULL);
-    cr_assert (short_window.sampled);
-    cr_expect_eq (short_window.window, 8);
+    run_window ("device.sm_count=8", "sgemm-4", 1024, RUN_AUTO, 96, &kept,
+                NULL, &iterations);
+    cr_assert_eq (iterations, 128);
+    cr_assert_eq (kept.occ.blocks_per_sm, 2);
+    cr_assert (kept.sampled);
+    cr_expect_eq (kept.window, 96);
 }
 
 /* Mirrors pay where each SM in full stands for two or more on average

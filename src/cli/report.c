@@ -148,9 +148,9 @@ report_options_init (ReportOptions *o)
           "sample a window of the main loop even if the launch is small",
           NULL },
         { "window", 0, 0, G_OPTION_ARG_INT64, &o->window,
-          "sample with a window of N main-loop iterations (at least 4), "
-          "kept whatever the first wave does: to see how the answer moves "
-          "with it (implies --sampled)", "N" },
+          "sample with a window of N main-loop iterations (at least 4, at "
+          "most the loop), kept whatever the first wave does: to see how "
+          "the answer moves with it (implies --sampled)", "N" },
         { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
           "SMs simulated in full, the others mirroring them (default: 4 "
           "when sampled, all on a GPU of fewer than 12 SMs or when exact)",
@@ -169,7 +169,7 @@ report_options_init (ReportOptions *o)
     o->regs = o->smem = -1;
     o->exact = o->sampled = o->verbose = FALSE;
     o->detailed_sms = 0;
-    o->window = 0;
+    o->window = G_MININT64;
     o->format = o->output = NULL;
     memcpy (o->entries, entries, sizeof entries);
 }
@@ -200,28 +200,29 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
             const ReportOptions *a, CliFormat format)
 {
     g_autoptr (GError) error = NULL;
-    g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
-    g_autoptr (Progress) bar = progress_new (label, "blocks");
-    RunOptions o = { a->regs, a->smem,
-                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
-                     a->detailed_sms, (guint64) MAX (a->window, 0),
-                     progress, bar };
-    RunResult r;
+    gboolean window = a->window != G_MININT64;
     if (a->detailed_sms < 0) {
         cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
                    a->detailed_sms);
         return CLI_EXIT_USAGE;
     }
-    if (a->window != 0 && a->window < 4) {
+    if (window && a->window < 4) {
         cli_error (cmd, "--window %" G_GINT64_FORMAT ": give 4 or more "
                    "main-loop iterations, as sampling needs", a->window);
         return CLI_EXIT_USAGE;
     }
-    if (a->window != 0 && a->exact) {
+    if (window && a->exact) {
         cli_error (cmd, "--window samples the main loop; --exact forbids it: "
                    "give one or the other");
         return CLI_EXIT_USAGE;
     }
+    g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
+    g_autoptr (Progress) bar = progress_new (label, "blocks");
+    RunOptions o = { a->regs, a->smem,
+                     a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
+                     a->detailed_sms, window ? (guint64) a->window : 0,
+                     progress, bar };
+    RunResult r;
     g_autoptr (GString) out = g_string_new (NULL);
     double t0 = (double) g_get_monotonic_time () * 1e-6;
     gboolean ran = run_kernel (spec, k, &o, &r, &error);

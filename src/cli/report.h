@@ -2,8 +2,8 @@
  * report.h -- one simulated launch, run and reported: the options
  * `smsim run` and `smsim trace replay` share (--regs, --smem, --exact,
  * --sampled, --window, --detailed-sms, --format, --output, --verbose),
- * the run, and its text or
- * JSON report, so a replayed trace reports exactly as its model does.
+ * the run with its progress bar, and its text or JSON report, so a
+ * replayed trace reports exactly as its model does.
  */
 #ifndef SMSIM_CLI_REPORT_H
 #define SMSIM_CLI_REPORT_H
@@ -17,7 +17,7 @@ typedef struct {
     gboolean exact;
     gboolean sampled;
     gint detailed_sms;
-    gint64 window;
+    gint64 window;          /* G_MININT64: not given */
     gboolean verbose;
     char *format;
     char *output;

@@ -62,6 +62,18 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      spec->id);
         return FALSE;
     }
+    if (options->window > 0 && (options->mode == RUN_EXACT ||
+                                !run_can_sample (k))) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: a window of %" G_GUINT64_FORMAT " iterations "
+                     "was asked for, but %s", k->model->id, options->window,
+                     options->mode == RUN_EXACT
+                         ? "the run is exact"
+                         : "the launch has no main loop of 4 or more "
+                           "iterations that a sampled run can cut (a trace "
+                           "needs iteration markers, traces/FORMAT.md)");
+        return FALSE;
+    }
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error)) {

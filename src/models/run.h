@@ -29,9 +29,10 @@ typedef enum {
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;
 
-/* Told as blocks retire: 'done' of the run's 'total' (a sampled run
- * counts the blocks of its own, shortened run, and starts again if it
- * restarts with a shorter window). */
+/* Told with none done as the run starts, then as blocks retire: 'done'
+ * of the run's 'total' (a sampled run counts the blocks of its own,
+ * shortened run, and starts again if it restarts with a shorter
+ * window). */
 typedef void (*RunProgressFn) (void *ctx, guint64 done, guint64 total);
 
 typedef struct {
@@ -42,8 +43,9 @@ typedef struct {
                          * 0: all when exact, when sampled 4, or all on
                          * a GPU of fewer than 12 SMs (run_sample.c) */
     guint64 window;     /* a sampled run's window, in main-loop iterations
-                         * (at least 4; sampling implied); 0: chosen as
-                         * run_sample.c says */
+                         * (at least 4, at most the loop; sampling
+                         * implied, and refused where the launch cannot
+                         * be sampled); 0: chosen as run_sample.c says */
     RunProgressFn progress;     /* may be NULL */
     void *progress_ctx;
 } RunOptions;

@@ -229,13 +229,18 @@ estimate_instructions (const KernInstance *k, guint64 blocks,
 }
 
 gboolean
-run_should_sample (const KernInstance *k, const RunOptions *o,
-                   guint64 blocks)
+run_can_sample (const KernInstance *k)
 {
     gint64 at;
     g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, 1);
-    if (o->mode == RUN_EXACT || k->iterations < 4 ||
-        !kern_stream_position (s, &at))
+    return k->iterations >= 4 && kern_stream_position (s, &at);
+}
+
+gboolean
+run_should_sample (const KernInstance *k, const RunOptions *o,
+                   guint64 blocks)
+{
+    if (o->mode == RUN_EXACT || !run_can_sample (k))
         return FALSE;
     if (o->mode == RUN_SAMPLED || o->window > 0)
         return TRUE;

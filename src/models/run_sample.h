@@ -8,6 +8,11 @@
 
 #include "models/run.h"
 
+/* Whether 'k' has a main loop a sampled run can cut: 4 iterations or
+ * more, in a stream that says where it stands (kern_stream_position;
+ * a trace without iteration markers does not). */
+gboolean run_can_sample (const KernInstance *k);
+
 /* Sampled: forced (a window given forces it too), or more than
  * SAMPLE_ABOVE_WARP_INSTRUCTIONS (20 million) warp instructions,
  * estimated from block 0's first warp; never where the kernel has no

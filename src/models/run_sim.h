@@ -52,13 +52,12 @@ typedef struct {
     MemStats mem_bound[2];
     Cycle mem_at[2];
     int reached[2];
-    /* If set: told of the run's 'total' blocks as they retire, each
-     * detailed SM's block counting 'step' (itself and its mirrors',
-     * on average). */
+    /* If set: told of the run's 'total' blocks as they retire, in the
+     * proportion the SMs in full have retired of the 'full' blocks
+     * they take ('done' so far; with mirrors, gpu.h, their share). */
     RunProgressFn progress;
     void *progress_ctx;
-    guint64 total;
-    double step, done;
+    guint64 total, full, done;
 } RunWindow;
 
 Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,

@@ -52,17 +52,21 @@ contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
-# --window: at least 4 iterations, and not with --exact.
-expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 2
-contains "$work/err" "--window 2: give 4 or more"
-expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window -8
-contains "$work/err" "--window -8"
+# --window: at least 4 iterations, not with --exact, and only where
+# the launch has a main loop to cut (vecadd has none).
+for w in 2 0 -8; do
+    expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window "$w"
+    contains "$work/err" "--window $w: give 4 or more"
+done
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 --exact
 contains "$work/err" "--exact forbids it"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --window 8
+contains "$work/err" "no main loop of 4 or more iterations"
 # It samples, and says so, with the window asked for: sgemm-4 at 256
-# has K / BK = 256 / 8 = 32 iterations.
+# has K / BK = 256 / 8 = 32 iterations.  Cut to 8 the run is not the
+# whole launch, so 4 SMs run in full, not all 84 (run_sample.c).
 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 >"$work/w"
-contains "$work/w" "simulation           sampled"
+contains "$work/w" "simulation           sampled, 4 of 84 SMs in full"
 grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" ||
     fail "run --window 8 printed: $(cat "$work/w")"
 echo "run ok"
