@@ -188,6 +188,23 @@ Theory ((gint64 stride_words, guint32 active, guint64 base), bank,
     cr_assert_eq (r.conflicts, 0);
 }
 
+/* Any signed 64-bit stride, without signed overflow (the sanitizer
+ * build aborts on one): a stride of -2^63 puts the even lanes at 0 and
+ * the odd ones at 2^63, both bank 0, two words: a 2-way conflict. */
+Test (bank, stride_at_the_limit)
+{
+    Instr in;
+    BankResult r;
+    instr_init (&in, INSTR_LDS);
+    in.width = 4;
+    in.active = 0xffffffffu;
+    in.addr_mode = INSTR_ADDR_STRIDE;
+    in.addr_base = 0;
+    in.addr_stride = G_MININT64;
+    bank_access (&in, 32, 4, &r);
+    cr_assert_eq (r.wavefronts, 2);
+}
+
 /* Every stride from 0 to 256 words, in a loop: odd ones give 1, and an
  * even stride 2^t m (m odd) gives gcd(stride, 32) = min(2^t, 32)
  * (the lanes fold onto 32 / gcd banks). */

@@ -166,7 +166,7 @@ report_options_init (ReportOptions *o)
         G_OPTION_ENTRY_NULL
     };
     G_STATIC_ASSERT (sizeof entries == sizeof o->entries);
-    o->regs = o->smem = -1;
+    o->regs = o->smem = G_MININT64;
     o->exact = o->sampled = o->verbose = FALSE;
     o->detailed_sms = 0;
     o->window = G_MININT64;
@@ -201,6 +201,13 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
 {
     g_autoptr (GError) error = NULL;
     gboolean window = a->window != G_MININT64;
+    if ((a->regs != G_MININT64 && a->regs < 0) ||
+        (a->smem != G_MININT64 && a->smem < 0)) {
+        cli_error (cmd, "--%s %" G_GINT64_FORMAT ": give 0 or more",
+                   a->regs != G_MININT64 && a->regs < 0 ? "regs" : "smem",
+                   a->regs != G_MININT64 && a->regs < 0 ? a->regs : a->smem);
+        return CLI_EXIT_USAGE;
+    }
     if (a->detailed_sms < 0) {
         cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
                    a->detailed_sms);
@@ -218,7 +225,8 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     }
     g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
     g_autoptr (Progress) bar = progress_new (label, "blocks");
-    RunOptions o = { a->regs, a->smem,
+    RunOptions o = { a->regs != G_MININT64 ? a->regs : -1,
+                     a->smem != G_MININT64 ? a->smem : -1,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
                      a->detailed_sms, window ? (guint64) a->window : 0,
                      progress, bar };

@@ -12,8 +12,8 @@
 #include "models/kern.h"
 
 typedef struct {
-    gint64 regs;
-    gint64 smem;
+    gint64 regs;            /* G_MININT64: not given */
+    gint64 smem;            /* G_MININT64: not given */
     gboolean exact;
     gboolean sampled;
     gint detailed_sms;

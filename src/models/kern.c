@@ -121,6 +121,19 @@ kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
     }
     if (!model->setup (k, spec, error))
         return NULL;
+    /* The launch the real kernel would make must be one the GPU takes:
+     * past its grid limits the runtime refuses it (and the block count
+     * of a huge size would wrap). */
+    if (k->grid_x > (guint64) spec->device.max_grid_x ||
+        k->grid_y > (guint64) spec->device.max_grid_y) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "%s: size %" G_GINT64_FORMAT ": grid %" G_GUINT64_FORMAT
+                     " x %" G_GUINT64_FORMAT " exceeds %s's largest, %d x %d "
+                     "(device.max_grid_x, device.max_grid_y)", model->id, size,
+                     k->grid_x, k->grid_y, spec->id, spec->device.max_grid_x,
+                     spec->device.max_grid_y);
+        return NULL;
+    }
     return g_steal_pointer (&k);
 }
 

@@ -153,7 +153,8 @@ static const PkeyInfo keys[] = {
        regfile.reuse_entries,
        "reuse-cache registers per operand slot (entry = register % this)"),
 
-    I ("mem", "smem_banks", PKEY_TIMING, 1, 256, "banks", mem.smem_banks,
+    /* At most bank.h's BANK_MAX_BANKS. */
+    I ("mem", "smem_banks", PKEY_TIMING, 1, 64, "banks", mem.smem_banks,
        "shared-memory banks (4 B wide)"),
     I ("mem", "smem_latency_cycles", PKEY_TIMING, 1, 10000, "cycles",
        mem.smem_latency_cycles, "shared-memory load latency"),

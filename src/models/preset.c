@@ -583,6 +583,10 @@ check_timing (const Preset *p, GError **error)
            require (p, m->l1_line_bytes % m->l1_sector_bytes == 0, "mem",
                     "l1_line_bytes", "must be a whole number of sectors",
                     "mem", "l1_sector_bytes", error) &&
+           require (p, m->l1_line_bytes / m->l1_sector_bytes <= 32, "mem",
+                    "l1_line_bytes", "can hold at most 32 sectors (the "
+                    "caches keep a line's sectors in a 32-bit mask)", "mem",
+                    "l1_sector_bytes", error) &&
            require (p, pp->fma_lanes * p->spec.sm.sub_partitions ==
                            p->spec.sm.fp32_lanes,
                     "pipe", "fma_lanes",

@@ -62,6 +62,16 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      spec->id);
         return FALSE;
     }
+    /* A what-if SM may hold more (occupancy takes it); the SM model
+     * tags a warp in 8 bits (regfile.h). */
+    if (spec->sm.max_threads / spec->device.warp_size > SM_MAX_WARPS) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "sm.max_threads = %d: the SM model holds at most %d "
+                     "warps (%d threads), so it cannot run this GPU; "
+                     "`smsim occupancy` can", spec->sm.max_threads,
+                     SM_MAX_WARPS, SM_MAX_WARPS * spec->device.warp_size);
+        return FALSE;
+    }
     if (options->window > 0 && (options->mode == RUN_EXACT ||
                                 !run_can_sample (k))) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
@@ -69,9 +79,9 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      "was asked for, but %s", k->model->id, options->window,
                      options->mode == RUN_EXACT
                          ? "the run is exact"
-                         : "the launch has no main loop of 4 or more "
-                           "iterations that a sampled run can cut (a trace "
-                           "needs iteration markers, traces/FORMAT.md)");
+                         : "the launch has no main loop a sampled run can "
+                           "cut: 4 or more iterations, not empty, and in a "
+                           "trace iteration markers (traces/FORMAT.md)");
         return FALSE;
     }
     launch_of (k, options, &out->launch);
@@ -92,9 +102,7 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                                               options->window)
                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
-    if (sampled) {
-        run_sampled (spec, k, out, options);
-    } else {
+    if (!sampled || !run_sampled (spec, k, out, options)) {
         RunSample s;
         RunCost cost = { 0, 0 };
         run_simulate (spec, k, &out->occ, out->blocks, k->iterations,

@@ -233,7 +233,8 @@ run_can_sample (const KernInstance *k)
 {
     gint64 at;
     g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, 1);
-    return k->iterations >= 4 && kern_stream_position (s, &at);
+    return k->iterations >= 4 && kern_stream_position (s, &at) &&
+           count_instructions (k, 2) > count_instructions (k, 1);
 }
 
 gboolean
@@ -559,7 +560,7 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  * and 5.0 million in 64, as its warps, which meet at no barrier, drift
  * apart and stop sharing B's lines in L1 (its cycles, bound by the
  * L1's throughput, stay within 0.1 %). */
-void
+gboolean
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
              const RunOptions *o)
 {
@@ -633,7 +634,11 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
             break;
         w = 2 * f.iteration[1];
     }
-    g_assert (f.n >= 2);    /* marks at 2 and at 4 or past: iters >= 4 */
+    /* Marks at 2 and at 4 or past (iters >= 4), unless no warp ever
+     * entered an iteration: a trace whose warps' loops are empty where
+     * block 0's first warp's is not (run_can_sample). */
+    if (f.n < 2)
+        return FALSE;
     r->window = w;
 
     /* Cycles: the run, each block's iterations past w at its SM's rate
@@ -696,4 +701,5 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
+    return TRUE;
 }

@@ -9,8 +9,9 @@
 #include "models/run.h"
 
 /* Whether 'k' has a main loop a sampled run can cut: 4 iterations or
- * more, in a stream that says where it stands (kern_stream_position;
- * a trace without iteration markers does not). */
+ * more, not empty, in a stream that says where it stands
+ * (kern_stream_position; a trace without iteration markers does not),
+ * as block 0's first warp shows. */
 gboolean run_can_sample (const KernInstance *k);
 
 /* Sampled: forced (a window given forces it too), or more than
@@ -29,8 +30,9 @@ int run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
 /* 'r' holds the launch, its occupancy, blocks, waves and detailed SMs;
  * this fills in the rest but the figures (run.c).  From 'o': the
  * window asked for, kept whatever the first wave does (0: chosen
- * here), and the progress. */
-void run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
-                  const RunOptions *o);
+ * here), and the progress.  FALSE, 'r' untouched, where no warp it
+ * watched entered an iteration: then it cannot be sampled. */
+gboolean run_sampled (const GpuSpec *spec, const KernInstance *k,
+                      RunResult *r, const RunOptions *o);
 
 #endif

@@ -45,7 +45,7 @@ lane_addr (const Instr *instr, int lane)
 {
     if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
         return instr->addr[lane];
-    return instr->addr_base + (guint64) ((gint64) lane * instr->addr_stride);
+    return instr->addr_base + (guint64) lane * (guint64) instr->addr_stride;
 }
 
 /* The word after the last one lane access [addr, addr + width) overlaps:

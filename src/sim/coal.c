@@ -32,7 +32,7 @@ lane_addr (const Instr *instr, int lane)
 {
     if (instr->addr_mode == INSTR_ADDR_EXPLICIT)
         return instr->addr[lane];
-    return instr->addr_base + (guint64) ((gint64) lane * instr->addr_stride);
+    return instr->addr_base + (guint64) lane * (guint64) instr->addr_stride;
 }
 
 /* Sectors first..last (0..31, first <= last) as a mask.  2u << 31 is 0

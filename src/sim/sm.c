@@ -737,7 +737,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->warps_per_block = (work->threads_per_block + spec->device.warp_size - 1) /
                           spec->device.warp_size;
     sm->n_slots = spec->sm.max_threads / spec->device.warp_size;
-    g_assert (sm->n_slots < 255);   /* regfile.h tags a warp in 8 bits */
+    g_assert (sm->n_slots <= SM_MAX_WARPS);
     g_assert (work->max_blocks * sm->warps_per_block <= sm->n_slots);
     sm->warps = g_new0 (Warp, sm->n_slots);
     sm->cold = g_new0 (WarpCold, sm->n_slots);

@@ -23,6 +23,11 @@
 #include "sim/spec.h"
 #include "sim/stats.h"
 
+/* Resident warps an SM can hold: the register-file cache tags its
+ * entries with the warp's slot plus one in 8 bits (regfile.h), with a
+ * slot to spare. */
+#define SM_MAX_WARPS 254
+
 typedef struct {
     int threads_per_block;
     int max_blocks;   /* resident at once (theoretical occupancy) */

@@ -52,6 +52,31 @@ contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
+# What the SM model cannot hold is refused before it runs, not
+# asserted on: more than 254 warps (8192 threads; `occupancy` takes
+# them), more shared-memory banks than bank.h counts (64), lines of
+# more than 32 sectors.  And a grid past the preset's limits: sgemm-1
+# at 2^40 would be 2^35 x 2^35 blocks (its product wraps to 0), and
+# sgemm-4 at 256 is 4 x 4 blocks, past a max_grid_x of 1.
+run_fail() { expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 "$@"; }
+run_fail --set sm.max_threads=8192
+contains "$work/err" "at most 254 warps"
+"$SMSIM" occupancy --gpu a6000 --threads 256 --regs 32 --set sm.max_threads=8192 >/dev/null ||
+    fail "occupancy refused 8192 threads per SM"
+run_fail --set mem.smem_banks=128
+contains "$work/err" "smem_banks = 128: must be 1..64"
+run_fail --set mem.l1_line_bytes=1024 --set mem.l1_sector_bytes=8
+contains "$work/err" "at most 32 sectors"
+run_fail --set device.max_grid_x=1
+contains "$work/err" "grid 4 x 4 exceeds"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 1099511627776
+contains "$work/err" "grid 34359738368 x 34359738368 exceeds"
+# Negative --regs or --smem are refused, not taken for "the model's".
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
+contains "$work/err" "--regs -5: give 0 or more"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --smem -1
+contains "$work/err" "--smem -1: give 0 or more"
+
 # --window: at least 4 iterations, not with --exact, and only where
 # the launch has a main loop to cut (vecadd has none).
 for w in 2 0 -8; do
@@ -61,7 +86,7 @@ done
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 --exact
 contains "$work/err" "--exact forbids it"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --window 8
-contains "$work/err" "no main loop of 4 or more iterations"
+contains "$work/err" "no main loop a sampled run can cut"
 # It samples, and says so, with the window asked for: sgemm-4 at 256
 # has K / BK = 256 / 8 = 32 iterations.  Cut to 8 the run is not the
 # whole launch, so 4 SMs run in full, not all 84 (run_sample.c).

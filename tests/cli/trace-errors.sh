@@ -90,6 +90,28 @@ bad "$work/corrupt.trace.gz" "line "
 gzip -c "$good" >"$work/whole.trace.gz"
 bad "$work/whole.trace.gz" "not one member per section"
 
+# Main-loop iterations that are all empty (FORMAT.md allows a record
+# with no instructions): nothing to sample, so --sampled replays it
+# exact, and --window is refused; neither aborts.
+# (One warp; each empty record is its 'W 0' line, 4 bytes; the
+# epilogue's adds 'EXIT RZ RZ RZ RZ', 21 in all.)
+{
+    printf 'smsim-trace 1\ngpu a6000\nkernel pchase\nsize 16\n'
+    printf 'param WS 16384\nparam STRIDE 128\ngrid 1 1\nblock 32\nregs 16\n'
+    printf 'smem 0 0\nflops 0\niterations 16\nrecords\nB 0 4\nW 0\n'
+    i=0
+    while [ $i -lt 16 ]; do
+        printf 'I %d 4\nW 0\n' $i
+        i=$((i + 1))
+    done
+    printf 'E 21\nW 0\nEXIT RZ RZ RZ RZ\nend\n'
+} >"$work/empty.trace"
+"$SMSIM" trace replay "$work/empty.trace" --sampled >"$work/empty.out" ||
+    fail "replay --sampled of empty iterations: $(cat "$work/err" 2>/dev/null)"
+contains "$work/empty.out" "simulation           exact"
+expect_fail 2 "$SMSIM" trace replay "$work/empty.trace" --window 4
+contains "$work/err" "no main loop a sampled run can cut"
+
 # Bytes after the end.
 { cat "$good"; echo "MOV R0 RZ RZ RZ"; } >"$work/tail.trace"
 bad "$work/tail.trace" "bytes after the 'end' line"
