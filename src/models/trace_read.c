@@ -207,9 +207,18 @@ static gboolean
 begin_section (TraceReader *r, guint64 off, guint64 block, guint64 index,
                Section *s, GError **error)
 {
-    return trace_file_begin (r->file, off, error) &&
-           trace_file_line (r->file, r->line, error) &&
-           parse_section (r, r->line->str, s, error) &&
+    if (!trace_file_begin (r->file, off, error) ||
+        !trace_file_line (r->file, r->line, error))
+        return FALSE;
+    /* The records stop short of the grid: say so, rather than that
+     * 'end' is no section line. */
+    if (strcmp (r->line->str, "end") == 0 && index == 0)
+        return trace_format_error (
+            error, "'end' where block %" G_GUINT64_FORMAT " should start: "
+            "the header's grid is %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
+            " blocks, the file has %" G_GUINT64_FORMAT, block,
+            r->head.grid_x, r->head.grid_y, block);
+    return parse_section (r, r->line->str, s, error) &&
            expect_section (r, block, index, s, error);
 }
 

@@ -112,6 +112,11 @@ contains "$work/empty.out" "simulation           exact"
 expect_fail 2 "$SMSIM" trace replay "$work/empty.trace" --window 4
 contains "$work/err" "no main loop a sampled run can cut"
 
+# A header grid larger than the file's blocks: pmpp-tiled at 32 with
+# tiles of 8 is 4 x 4 blocks; a header of 4 x 5 runs out at block 16.
+sed 's/^grid 4 4$/grid 4 5/' "$good" >"$work/grid.trace"
+bad "$work/grid.trace" "'end' where block 16 should start" "the file has 16"
+
 # Bytes after the end.
 { cat "$good"; echo "MOV R0 RZ RZ RZ"; } >"$work/tail.trace"
 bad "$work/tail.trace" "bytes after the 'end' line"
