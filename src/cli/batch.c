@@ -31,9 +31,19 @@ parse_header (const char *line, const char *name, Header *h, GError **error)
     h->n_fields = (int) fields->len;
     for (int c = 0; c < N_COLS; c++) {
         h->col[c] = -1;
-        for (guint f = 0; f < fields->len; f++)
-            if (strcmp (fields->pdata[f], col_names[c]) == 0)
-                h->col[c] = (int) f;
+        for (guint f = 0; f < fields->len; f++) {
+            if (strcmp (fields->pdata[f], col_names[c]) != 0)
+                continue;
+            /* Two would leave which one counts to chance. */
+            if (h->col[c] >= 0) {
+                g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                             "%s:1: the header names '%s' twice (fields %d "
+                             "and %u)", name, col_names[c], h->col[c] + 1,
+                             f + 1);
+                return FALSE;
+            }
+            h->col[c] = (int) f;
+        }
         if (h->col[c] < 0) {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                          "%s:1: the header has no '%s' column (it needs "

@@ -45,6 +45,11 @@ contains "$work/o2" '"k3, A6000",1024,,37,0,8192,1,32,66.67,registers+warps,'
 printf 'regs,threads\n32,128\n' >"$work/bad.csv"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/bad.csv"
 contains "$work/err" "bad.csv:1: the header has no 'static_smem' column"
+# So is one that names a column twice: which value counts would be
+# chance.
+printf 'regs,regs,static_smem,block_size,dyn_smem,carveout\n32,64,0,256,0,\n' >"$work/dup.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/dup.csv"
+contains "$work/err" "dup.csv:1: the header names 'regs' twice (fields 1 and 2)"
 : >"$work/empty.csv"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/empty.csv"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/missing.csv"
