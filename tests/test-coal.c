@@ -154,6 +154,18 @@ static const Case cases[] = {
      * sectors in 8 lines. */
     { "64 B lines, 16 B sectors", 64, 16, 16, ALL, FALSE, 0x1000, 16, { 0 },
       32, 8, 512, 0x1000, 0xf },
+    /* A trace may give any signed 64-bit stride: lane i is at base +
+     * i x stride modulo 2^64, without signed overflow (the sanitizer
+     * build aborts on one; stride_and_explicit_forms_agree also runs
+     * instr_lane_addr on it).  Stride 2^63 - 1, chars: lane 0 at 0,
+     * lane 1 at 2^63 - 1, lane 2 at 2^64 - 2, lane 3 at 2^63 - 3: lanes
+     * 1 and 3 share the last sector of line 2^63 - 128, so 3 lines of
+     * one sector each, line 0 first.  Stride -2^63: lanes 0 and 2 at 0,
+     * 1 and 3 at 2^63: 2 lines. */
+    { "chars, stride 2^63 - 1", 128, 32, 1, 0xfu, FALSE, 0, G_MAXINT64,
+      { 0 }, 3, 3, 4, 0, 0x1 },
+    { "chars, stride -2^63", 128, 32, 1, 0xfu, FALSE, 0, G_MININT64,
+      { 0 }, 2, 2, 4, 0, 0x1 },
 };
 
 static void
@@ -288,32 +300,6 @@ Test (coal, wraps_at_the_top_of_the_address_space)
     cr_assert_eq (r.line_sectors[0], 0x1);
     cr_assert_eq (r.line_addr[1], G_MAXUINT64 - 127);
     cr_assert_eq (r.line_sectors[1], 0x8);
-}
-
-/* A trace may give any signed 64-bit stride: lane i's address is
- * base + i x stride modulo 2^64, computed without signed overflow (the
- * sanitizer build aborts on one).  A stride of 2^63 - 1 puts lane i at
- * 2^63 i - i (mod 2^64): lane 0 at 0, lane 1 at 2^63 - 1, lane 2 at
- * 2^64 - 2, lane 3 at 2^63 - 3.  Two lanes, 0 and 2, land in lines 0
- * and 2^64 - 128 (one sector each); lanes 1 and 3 in one line below
- * 2^63. */
-Test (coal, strides_at_the_limits)
-{
-    Instr in;
-    CoalResult r;
-    instr_init (&in, INSTR_LDG);
-    in.width = 1;
-    in.active = 0xfu;
-    in.addr_mode = INSTR_ADDR_STRIDE;
-    in.addr_base = 0;
-    in.addr_stride = G_MAXINT64;
-    cr_assert_eq (instr_lane_addr (&in, 2), G_MAXUINT64 - 1);
-    coal_access (&in, 128, 32, &r);
-    cr_assert_eq (r.lines, 3);
-    in.addr_stride = G_MININT64;
-    cr_assert_eq (instr_lane_addr (&in, 1), G_GUINT64_CONSTANT (1) << 63);
-    coal_access (&in, 128, 32, &r);
-    cr_assert_eq (r.lines, 2);    /* lanes at 0 and 2^63, twice each */
 }
 
 /* ------------------------------------------------------------------ */

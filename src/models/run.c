@@ -62,8 +62,8 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      spec->id);
         return FALSE;
     }
-    /* A what-if SM may hold more (occupancy takes it); the SM model
-     * tags a warp in 8 bits (regfile.h). */
+    /* A what-if SM may hold more: occupancy takes it, the SM model
+     * does not (sm.h). */
     if (spec->sm.max_threads / spec->device.warp_size > SM_MAX_WARPS) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "sm.max_threads = %d: the SM model holds at most %d "
@@ -103,6 +103,10 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
     if (!sampled || !run_sampled (spec, k, out, options)) {
+        /* Not sampled after all: as any exact run, all in full unless
+         * told otherwise. */
+        if (sampled && options->detailed_sms <= 0)
+            out->detailed_sms = all;
         RunSample s;
         RunCost cost = { 0, 0 };
         run_simulate (spec, k, &out->occ, out->blocks, k->iterations,

@@ -43,7 +43,11 @@ block_retired (void *ctx, int sm, guint64 block, Cycle at)
     RunWindow *w = ctx;
     if (w->progress != NULL && w->done < w->full) {
         w->done++;
-        w->progress (w->progress_ctx, w->done * w->total / w->full, w->total);
+        /* In doubles: done x total would wrap past 2^32 blocks. */
+        w->progress (w->progress_ctx,
+                     (guint64) ((double) w->done * (double) w->total /
+                                (double) w->full),
+                     w->total);
     }
     if (w->block_sm != NULL) {
         w->block_sm[block] = sm;
