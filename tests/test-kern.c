@@ -1267,3 +1267,46 @@ Test (kern, sgemm_ffma_read_ports_match_sass)
     }
     cr_assert_eq (checked, 9);  /* kernels 3-11 */
 }
+
+/* run_ceiling by hand, on the A100 (1410 MHz, 108 SMs; a100.ini).
+ * Kernel 4 (BM = BN = 64, BK = 8, TM = 8, 512 threads) takes, per warp
+ * and tile, 8 LDS of B (32 consecutive words: 1 wavefront each), 16
+ * LDS.128 of A (one address for the whole warp; a 128-bit access goes
+ * by quarter-warps, 1 wavefront each, so 4) and 2 STS (32 consecutive
+ * words: 1 each): 74 wavefronts of one cycle for 32 x 8 x 8 FFMA, 4096
+ * flops.  Nothing else in the kernel touches shared memory.
+ * - At 256 the grid is 4 x 4: 16 blocks on 16 SMs, the busiest SM one
+ *   block of 16 warps x 32 tiles x 74 = 37,888 cycles for 2 x 256^3
+ *   flops: 2 x 256^3 / 37,888 x 1.41 GHz = 1248.7 GFLOP/s.
+ * - On 8 SMs at 512, 64 blocks, 8 to every SM: 4096 / 74 flops a cycle
+ *   on each, x 8 x 1.41 GHz = 624.35 GFLOP/s. */
+Test (kern, ceiling_by_hand, .timeout = 60)
+{
+    static const struct {
+        const char *set;
+        gint64 size;
+        double gflops;
+    } cases[] = {
+        { NULL, 256, 2.0 * 256 * 256 * 256 / 37888.0 * 1.41 },
+        { "device.sm_count=8", 512, 4096.0 / 74.0 * 8 * 1.41 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *sets[] = { cases[i].set, NULL };
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Preset) p = preset_load ("a100", NULL, sets, &error);
+        cr_assert_not_null (p, "%s", error ? error->message : "");
+        const GpuSpec *s = preset_spec (p);
+        g_autoptr (KernInstance) k = make (s, "sgemm-4", cases[i].size, NULL);
+        RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+        RunResult r;
+        RunUnit unit;
+        cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+                   error ? error->message : "");
+        double c = run_ceiling (s, &r, &unit);
+        cr_expect_eq (unit, RUN_UNIT_SMEM, "%s", run_unit_name (unit));
+        cr_expect (fabs (c - cases[i].gflops) < 1e-6 * cases[i].gflops,
+                   "size %" G_GINT64_FORMAT ": %.3f GFLOP/s, by hand %.3f",
+                   cases[i].size, c, cases[i].gflops);
+        cr_expect_leq (r.gflops, c);
+    }
+}

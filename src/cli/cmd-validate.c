@@ -27,13 +27,38 @@ progress (void *ctx, const char *gpu, int kernel, int done, int total)
     progress_update (ctx, (guint64) done, (guint64) total);
 }
 
+/* Short names for the ceiling's unit in the table. */
+static const char *
+unit_short (const char *unit)
+{
+    static const struct {
+        const char *name, *brief;
+    } names[] = {
+        { "the FP32 pipe", "FP32" }, { "instruction issue", "issue" },
+        { "L1/LSU throughput", "L1" }, { "shared-memory wavefronts", "smem" },
+        { "L2 bandwidth", "L2" }, { "DRAM bandwidth", "DRAM" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        if (strcmp (unit, names[i].name) == 0)
+            return names[i].brief;
+    return unit;
+}
+
+static gboolean
+above_ceiling (const ValidateRow *v)
+{
+    return v->modeled && v->ceiling_gflops > 0 &&
+           v->ref->gflops > v->ceiling_gflops;
+}
+
 static void
 text (GString *o, const GpuSpec *s, const ValidateResult *r)
 {
+    int above = 0;
     g_string_append_printf (o, "%s (%s), SGEMM at 4096, GFLOP/s\n", s->id,
                             s->device.name);
-    g_string_append_printf (o, "  %-9s %12s %12s %9s\n", "kernel", "simulated",
-                            "published", "error");
+    g_string_append_printf (o, "  %-9s %12s %12s %9s %16s\n", "kernel",
+                            "simulated", "published", "error", "ceiling");
     for (guint i = 0; i < r->rows->len; i++) {
         const ValidateRow *v = &g_array_index (r->rows, ValidateRow, i);
         if (!v->modeled) {
@@ -42,19 +67,30 @@ text (GString *o, const GpuSpec *s, const ValidateResult *r)
                                     v->ref->gflops, "-");
             continue;
         }
-        g_string_append_printf (o, "  sgemm-%-3d %12.1f %12.1f %+8.1f%%\n",
-                                v->ref->kernel, v->simulated_gflops,
-                                v->ref->gflops, v->error_pct);
+        g_string_append_printf (o, "  sgemm-%-3d %12.1f %12.1f %+8.1f%% "
+                                "%9.0f %s%s\n", v->ref->kernel,
+                                v->simulated_gflops, v->ref->gflops,
+                                v->error_pct, v->ceiling_gflops,
+                                unit_short (v->ceiling_unit),
+                                above_ceiling (v) ? " *" : "");
+        above += above_ceiling (v);
     }
     if (r->cublas_gflops > 0)
         g_string_append_printf (o, "  %-9s %12s %12.1f   (reference line)\n",
                                 "cuBLAS", "-", r->cublas_gflops);
     g_string_append_printf (o, "  MAPE %.1f %%, largest error %+.1f %%; "
                             "order kept in %d of %d pairs more than 10 %% "
-                            "apart%s%s\n\n", r->mape_pct, r->max_error_pct,
+                            "apart%s%s\n", r->mape_pct, r->max_error_pct,
                             r->pairs_agree, r->pairs,
                             r->disagreements->len ? ", not in: " : "",
                             r->disagreements->str);
+    if (above > 0)
+        g_string_append_printf (o, "  * %d kernel%s published above the "
+                                "ceiling: the GPU does that unit's work in\n"
+                                "    fewer cycles than smsim charges, which "
+                                "no timing can make up\n", above,
+                                above == 1 ? "" : "s");
+    g_string_append_c (o, '\n');
 }
 
 static void
@@ -108,6 +144,13 @@ static const char description[] =
     "the A100 settings of kernels 9 and 10).  The error is (simulated -\n"
     "published) / published; MAPE is the mean of its magnitude.  Presets\n"
     "are never fitted to this table.\n\n"
+    "The ceiling is the most smsim's costs allow the kernel, whatever the\n"
+    "timing: its GFLOP/s with the busiest unit (FP32, issue, L1, smem\n"
+    "wavefronts, L2, DRAM) busy all the time on the SMs that run the most\n"
+    "blocks, the work per flop as counted.  A published figure above it\n"
+    "(marked *) says the GPU does that unit's work in fewer cycles, or at\n"
+    "a higher clock, than the preset and the model charge.  Not in the\n"
+    "CSV, whose columns DESIGN.md fixes.\n\n"
     "CSV columns: gpu,kernel,size,simulated_gflops,reference_gflops,"
     "error_pct,source\n\n"
     "--csv-output FILE writes the CSV table as well, so that one run gives\n"

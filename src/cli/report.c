@@ -63,6 +63,12 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
     char limit[256];
     run_limiter (s, r, limit, sizeof limit);
     g_string_append_printf (o, "limited by           %s\n", limit);
+    RunUnit unit;
+    double ceiling = run_ceiling (s, r, &unit);
+    if (ceiling > 0)
+        g_string_append_printf (o, "ceiling              %.1f GFLOP/s, with "
+                                "%s at its peak\n", ceiling,
+                                run_unit_name (unit));
     g_string_append (o, "\nwarp cycles per issued instruction, by state:\n");
     double total = 0;
     for (int i = 0; i < STALL_N; i++) {
@@ -123,6 +129,10 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     run_limiter (s, r, limit, sizeof limit);
     json_builder_set_member_name (b, "limiter");
     json_builder_add_string_value (b, limit);
+    RunUnit unit;
+    member_double (b, "ceiling_gflops", run_ceiling (s, r, &unit));
+    json_builder_set_member_name (b, "ceiling_unit");
+    json_builder_add_string_value (b, run_unit_name (unit));
     json_builder_set_member_name (b, "sampled");
     json_builder_add_boolean_value (b, r->sampled);
     member_int (b, "window_iterations", (gint64) r->window);

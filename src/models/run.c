@@ -122,41 +122,82 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     return TRUE;
 }
 
+static const char *const unit_names[RUN_N_UNITS] = {
+    "the FP32 pipe", "instruction issue", "L1/LSU throughput",
+    "shared-memory wavefronts", "L2 bandwidth", "DRAM bandwidth"
+};
+
+const char *
+run_unit_name (RunUnit unit)
+{
+    g_assert (unit < RUN_N_UNITS);
+    return unit_names[unit];
+}
+
 void
-run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
+run_unit_use (const GpuSpec *spec, const RunResult *r, double use[RUN_N_UNITS])
 {
     const SimStats *st = &r->stats;
     const MemStats *m = &r->mem;
     double sm_cycles = (double) r->cycles * spec->device.sm_count;
     double sp_cycles = sm_cycles * spec->sm.sub_partitions;
-    double fp32 = (double) (st->op_count[INSTR_FFMA] + st->op_count[INSTR_FADD] +
-                            st->op_count[INSTR_FMUL]) * 32.0 /
-                  (sp_cycles * spec->pipe.fma_lanes);
     double bytes_per_cycle = 1e3 / spec->device.sm_clock_mhz;  /* GB/s -> B/clk */
-    const struct {
-        const char *name;
-        double use;
-    } parts[] = {
-        { "the FP32 pipe", fp32 },
-        { "instruction issue", (double) st->warp_instructions / sp_cycles },
-        { "L1/LSU throughput", (double) m->l1_busy_cycles / sm_cycles },
-        { "shared-memory wavefronts",
-          (double) m->smem_wavefronts /
-              (sm_cycles * spec->mem.smem_bytes_per_clk / (spec->mem.smem_banks * 4.0)) },
-        { "L2 bandwidth",
-          (double) m->l2_sectors * spec->mem.l1_sector_bytes /
-              ((double) r->cycles * spec->mem.l2_bandwidth_gbs * bytes_per_cycle) },
-        { "DRAM bandwidth",
-          (double) (m->dram_read_bytes + m->dram_write_bytes) /
-              ((double) r->cycles * spec->device.dram_stream_gbs * bytes_per_cycle) },
-    };
-    int best = 0;
-    for (guint i = 1; i < G_N_ELEMENTS (parts); i++)
-        if (parts[i].use > parts[best].use)
-            best = (int) i;
-    if (r->cycles > 0 && parts[best].use >= 0.6) {
-        g_snprintf (buf, size, "%s (%.0f %% of its peak)", parts[best].name,
-                    100 * parts[best].use);
+    memset (use, 0, sizeof (double) * RUN_N_UNITS);
+    if (r->cycles == 0)
+        return;
+    use[RUN_UNIT_FP32] = (double) (st->op_count[INSTR_FFMA] +
+                                   st->op_count[INSTR_FADD] +
+                                   st->op_count[INSTR_FMUL]) * 32.0 /
+                         (sp_cycles * spec->pipe.fma_lanes);
+    use[RUN_UNIT_ISSUE] = (double) st->warp_instructions / sp_cycles;
+    use[RUN_UNIT_L1] = (double) m->l1_busy_cycles / sm_cycles;
+    use[RUN_UNIT_SMEM] = (double) m->smem_wavefronts /
+                         (sm_cycles * spec->mem.smem_bytes_per_clk /
+                          (spec->mem.smem_banks * 4.0));
+    use[RUN_UNIT_L2] = (double) m->l2_sectors * spec->mem.l1_sector_bytes /
+                       ((double) r->cycles * spec->mem.l2_bandwidth_gbs *
+                        bytes_per_cycle);
+    use[RUN_UNIT_DRAM] = (double) (m->dram_read_bytes + m->dram_write_bytes) /
+                         ((double) r->cycles * spec->device.dram_stream_gbs *
+                          bytes_per_cycle);
+}
+
+static RunUnit
+busiest (const double use[RUN_N_UNITS])
+{
+    RunUnit best = 0;
+    for (RunUnit i = 1; i < RUN_N_UNITS; i++)
+        if (use[i] > use[best])
+            best = i;
+    return best;
+}
+
+/* The use is the whole GPU's; the busiest SM runs ceil (blocks / SMs)
+ * blocks, so with equal blocks the launch can use its units at most
+ * blocks / (SMs x that) of the time: the last wave's idle SMs. */
+double
+run_ceiling (const GpuSpec *spec, const RunResult *r, RunUnit *unit)
+{
+    double use[RUN_N_UNITS];
+    guint64 sms = (guint64) spec->device.sm_count;
+    run_unit_use (spec, r, use);
+    *unit = busiest (use);
+    if (use[*unit] <= 0 || r->blocks == 0)
+        return 0;
+    double most = (double) ((r->blocks + sms - 1) / sms);
+    return r->gflops / use[*unit] * (double) r->blocks / ((double) sms * most);
+}
+
+void
+run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
+{
+    const SimStats *st = &r->stats;
+    double use[RUN_N_UNITS];
+    run_unit_use (spec, r, use);
+    RunUnit best = busiest (use);
+    if (r->cycles > 0 && use[best] >= 0.6) {
+        g_snprintf (buf, size, "%s (%.0f %% of its peak)", unit_names[best],
+                    100 * use[best]);
         return;
     }
     int stall = STALL_NOT_SELECTED;
@@ -164,6 +205,6 @@ run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
         if (st->warp_cycles[i] > st->warp_cycles[stall])
             stall = i;
     g_snprintf (buf, size, "latency: too few warps to hide it (busiest unit, "
-                "%s, at %.0f %%; warps wait most on %s)", parts[best].name,
-                100 * parts[best].use, stats_stall_name ((StallReason) stall));
+                "%s, at %.0f %%; warps wait most on %s)", unit_names[best],
+                100 * use[best], stats_stall_name ((StallReason) stall));
 }

@@ -83,6 +83,33 @@ gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,
                      const RunOptions *options, RunResult *out,
                      GError **error);
 
+/* The units whose counters bound a kernel's speed, each used a fraction
+ * of its peak over the run: FP32 lanes, one warp instruction per
+ * sub-partition and cycle, the L1 (tag stage and data path), shared
+ * memory's wavefronts, L2 and DRAM bandwidth. */
+typedef enum {
+    RUN_UNIT_FP32,
+    RUN_UNIT_ISSUE,
+    RUN_UNIT_L1,
+    RUN_UNIT_SMEM,
+    RUN_UNIT_L2,
+    RUN_UNIT_DRAM,
+    RUN_N_UNITS
+} RunUnit;
+
+const char *run_unit_name (RunUnit unit);
+void run_unit_use (const GpuSpec *spec, const RunResult *r,
+                   double use[RUN_N_UNITS]);
+
+/* The ceiling: the GFLOP/s at which the busiest unit of the SMs that
+ * run the most blocks would be busy all the time, with the work per
+ * flop the run counted and the blocks alike -- the most smsim's costs
+ * and capacities allow this launch, whatever the timing.  A measured
+ * figure above it means the GPU does that unit's work in fewer cycles
+ * (or at a higher clock) than the preset and the model charge.  Sets
+ * '*unit'; 0 if the run counted nothing. */
+double run_ceiling (const GpuSpec *spec, const RunResult *r, RunUnit *unit);
+
 /* What limits the kernel, from the counters alone (never per kernel):
  * the busiest of the FP32 pipe, instruction issue, the L1 (tag stage and
  * data path), shared-memory wavefronts, L2 and DRAM bandwidth, as a

@@ -17,6 +17,8 @@ typedef struct {
     double simulated_gflops;
     double error_pct;           /* (simulated - published) / published */
     gboolean sampled;
+    double ceiling_gflops;      /* run_ceiling () of the run */
+    const char *ceiling_unit;   /* its unit (run_unit_name ()) */
 } ValidateRow;
 
 typedef struct {

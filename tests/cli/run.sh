@@ -11,7 +11,8 @@ done
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            warp_instructions stalls selected long_scoreboard l1_hit_rate \
-           l2_hit_rate dram_bytes smem_bank_conflicts sampled limiter; do
+           l2_hit_rate dram_bytes smem_bank_conflicts sampled limiter \
+           ceiling_gflops ceiling_unit; do
     contains "$work/j" "\"$key\""
 done
 # 65536 elements / 32 = 2048 warps, each (kernels/cuda/vecadd.cuh as
