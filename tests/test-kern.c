@@ -923,6 +923,30 @@ Test (kern, sampled_keeps_the_window_where_it_is_cheap, .timeout = 120)
     expect_cycles_close (&b);
 }
 
+/* A run that takes every wave spends the budget on the window
+ * (run_sample.c, affordable_window): kernel 5 at 640 on 8 SMs is 5 x 5
+ * blocks of 8 warps, two an SM, so a full wave and a partial one, and
+ * K / BK = 80 iterations, past the largest window of 64.  An iteration
+ * is some 580 warp instructions a warp (512 FFMA, 8 LDG, 8 STS, 32
+ * LDS.128, 2 BAR, 16 integer and a branch: the table in kern_sgemm.c),
+ * so the whole loop is 25 x 8 x 80 x 580 = 9.3 million, well within
+ * the 40 million: the run takes all 80 iterations, extrapolates
+ * nothing, and is the exact run to the cycle (with 64 it was not). */
+Test (kern, sampled_spends_the_budget_on_the_window, .timeout = 120)
+{
+    RunResult exact, sampled;
+    guint64 iterations;
+    run_on ("device.sm_count=8", "sgemm-5", 640, RUN_EXACT, &exact, NULL,
+            &iterations);
+    run_on ("device.sm_count=8", "sgemm-5", 640, RUN_SAMPLED, &sampled, NULL,
+            NULL);
+    cr_assert_eq (iterations, 80);
+    cr_assert (sampled.sampled);
+    cr_expect_eq (sampled.waves, 2);
+    cr_expect_eq (sampled.window, 80);
+    cr_expect_eq (sampled.cycles, exact.cycles);
+}
+
 /* Not where full waves go past the run: there the window is not all
  * that is cut, and the time is the launch's (run_sample.c).  Kernel 1 at 2048
  * on 8 SMs: 4096 blocks of 1024 threads, one an SM, so 512 waves, of
@@ -1026,7 +1050,9 @@ Test (kern, achieved_occupancy_counts_active_cycles)
 /* A sampled run's counters past its window come from the first wave's
  * rate, read while that wave runs: the cycles its warps have spent so
  * far must be in it.  One-warp blocks of a load-use loop, 2000
- * iterations, a window far shorter.  By definition a warp is
+ * iterations, a window of 64 (asked for: the launch is one wave and
+ * cheap, so the automatic window would be the whole loop, which the
+ * budget affords).  By definition a warp is
  * 'selected' one cycle per instruction it issues; resident warp cycles
  * are the states' sum; both match the exact run (its own count). */
 Test (kern, sampled_counters_include_running_warps)
@@ -1037,11 +1063,12 @@ Test (kern, sampled_counters_include_running_warps)
     const char *params[] = { "ITERS=2000", NULL };
     g_autoptr (KernInstance) k = make_with (s, "loaduse", 64, params);
     RunOptions exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT },
-                   sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED };
+                   sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
+                               .window = 64 };
     RunResult re, rs;
     cr_assert (run_kernel (s, k, &exact, &re, &error));
     cr_assert (run_kernel (s, k, &sampled, &rs, &error));
-    cr_assert (rs.sampled && rs.window < k->iterations);
+    cr_assert (rs.sampled && rs.window == 64);
     cr_expect (fabs (stats_per_issue (&rs.stats, STALL_SELECTED) - 1.0) < 0.01,
                "selected %.3f per issue", stats_per_issue (&rs.stats, STALL_SELECTED));
     guint64 sum = 0;

@@ -282,8 +282,9 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
 #define MAX_ROW_WAVES 4
 
 /* Full waves a run takes, if they cost at most STEADY_BUDGET warp
- * instructions of the whole GPU, mirrors' included: about a second
- * (kernel 9 at 1024 on 8 SMs, 4 waves, 37 million, 1 s on one core).
+ * instructions of the whole GPU, mirrors' included: a few seconds
+ * (kernel 9 at 1024 on 8 SMs, 4 waves, 37 million, 4.2 s on one core;
+ * kernel 7 there, 4 waves of 125 iterations, 40 million, 4.6 s).
  * On the A6000's 84 SMs four waves of even kernel 4 at 4096 are 69
  * million.  With one block per SM too, where they are more than the
  * grid rows' waves: there each later wave adds what the run's waves
@@ -311,6 +312,21 @@ static guint64
 first_row_waves (const KernInstance *k, guint64 per_wave)
 {
     return by_rows (k, per_wave) ? (k->grid_x + per_wave - 1) / per_wave : 1;
+}
+
+/* The most iterations, 'from' up to the whole loop, at which 'blocks'
+ * blocks cost at most STEADY_BUDGET (estimate_instructions, which is
+ * linear in them); 0 if not even 'from'. */
+static guint64
+affordable_window (const KernInstance *k, guint64 blocks, guint64 from)
+{
+    double one = (double) count_instructions (k, 1);
+    double per_iteration = (double) count_instructions (k, 2) - one;
+    double per_warp = STEADY_BUDGET / ((double) blocks * (double) kern_warps (k));
+    if (per_warp < one + per_iteration * (double) (from - 1))
+        return 0;
+    double most = 1 + floor ((per_warp - one) / per_iteration);
+    return most >= (double) k->iterations ? k->iterations : (guint64) most;
 }
 
 /* Whether a run of 'waves' full waves fits STEADY_BUDGET. */
@@ -486,13 +502,19 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
  *    the window, the run stops and starts again with the window twice
  *    the iterations where it settled; else it goes on as it is.  A run
- *    that takes every full wave of the launch and costs at most
- *    STEADY_BUDGET at the largest window keeps it: the window is then
+ *    that takes every full wave of the launch takes as many iterations
+ *    past the largest window as STEADY_BUDGET affords, the whole loop
+ *    if it can, and keeps them (affordable_window): the window is then
  *    all that is cut, a shorter one saves at most half of a small run,
- *    and it costs accuracy where the loop's data outgrow the L2 and the
+ *    and each iteration cut is one more extrapolated.  A short window
+ *    costs accuracy where the loop's data outgrow the L2 and the
  *    window's do not (kernel 10 at 1024 on 8 SMs, 4 waves, came out
  *    -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2; 64 is
- *    its whole loop).  Not where waves go past the run: kernel 1 at
+ *    its whole loop), and one iteration's rate is a noisy measure
+ *    (kernel 7 at 1024 on 8 SMs, 4 waves, 128 iterations: +2.0 % of
+ *    exact with 64, -0.14 % with the 125 the budget affords; kernels 5,
+ *    6 and 8 there take the whole loop).  Not where waves go past the
+ *    run: kernel 1 at
  *    4096 on the A6000 (38 million) would take the validation from 9 to
  *    11 s.  A window asked for (RunOptions) is kept too, whatever the
  *    first wave does; the run's waves are chosen as for the automatic
@@ -586,11 +608,10 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
     RunCost cost = { 0, 0 };
     guint64 w = MIN (iters, window > 0 ? window : MAX_WINDOW);
-    FirstWave f = { .window = w,
-                    .keep = window > 0 ||
-                            (full <= run_full &&
-                             estimate_instructions (k, run_blocks, w) <=
-                                 STEADY_BUDGET) };
+    guint64 afford = window == 0 && full <= run_full
+                         ? affordable_window (k, run_blocks, w) : 0;
+    w = MAX (w, afford);
+    FirstWave f = { .window = w, .keep = window > 0 || afford > 0 };
     LaterWave later = { .wave = -1 };
     Marks marks = { &f, &later };
     /* Retirements in order matter only to later_wave_added and the
