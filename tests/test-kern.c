@@ -962,17 +962,33 @@ Test (kern, sampled_shrinks_the_window_past_the_run)
 
 /* A sampled run that would be the whole launch, every wave and the
  * whole loop, at a cost the automatic choice runs exact, runs every SM
- * in full (run_sample.c): it is the exact run, cycle for cycle.  Kernel 2 at
- * 256 on the A6000: 64 blocks, one an SM, so one partial wave, and 16
- * iterations.  With mirrors it was 3.3 % long. */
+ * in full (run_sample.c): it is the exact run, cycle for cycle.
+ * - Kernel 2 at 256 on the A6000: 64 blocks, one an SM, so one partial
+ *   wave, and 16 iterations.  With mirrors it was 3.3 % long.
+ * - Kernel 5 at 640 on 12 SMs: 25 blocks, two an SM, so a full wave of
+ *   24 and one block; 80 iterations, past the largest window, but the
+ *   run affords them all (9.3 million warp instructions: the test
+ *   above), so it too is the whole launch. */
 Test (kern, sampled_whole_launch_is_exact, .timeout = 120)
 {
-    Both b;
-    run_both ("device.sm_count=84", "sgemm-2", 256, &b);
-    cr_assert_eq (b.sampled.waves, 1);
-    cr_expect_eq (b.sampled.window, b.iterations);
-    cr_expect_eq (b.sampled.detailed_sms, 84);
-    cr_expect_eq (b.sampled.cycles, b.exact.cycles);
+    static const struct {
+        const char *set, *kernel;
+        gint64 size;
+        int sms;
+        guint64 waves;
+    } cases[] = {
+        { "device.sm_count=84", "sgemm-2", 256, 84, 1 },
+        { "device.sm_count=12", "sgemm-5", 640, 12, 2 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        Both b;
+        run_both (cases[i].set, cases[i].kernel, cases[i].size, &b);
+        cr_assert_eq (b.sampled.waves, cases[i].waves, "%s", cases[i].kernel);
+        cr_expect_eq (b.sampled.window, b.iterations, "%s", cases[i].kernel);
+        cr_expect_eq (b.sampled.detailed_sms, cases[i].sms, "%s",
+                      cases[i].kernel);
+        cr_expect_eq (b.sampled.cycles, b.exact.cycles, "%s", cases[i].kernel);
+    }
 }
 
 /* A window asked for is the run's, kept whatever the first wave does

@@ -362,7 +362,9 @@ sample_is_launch (const KernInstance *k, const OccResult *occ,
                   guint64 blocks, guint64 per_wave, guint64 window)
 {
     guint64 full = blocks / per_wave;
-    return k->iterations <= (window > 0 ? window : MAX_WINDOW) &&
+    /* Without a window asked for, such a run affords the whole loop
+     * (affordable_window: the cost below is within its budget). */
+    return (window == 0 || k->iterations <= window) &&
            full <= full_waves_to_run (k, occ, per_wave, full) &&
            estimate_instructions (k, blocks, k->iterations) <=
                SAMPLE_ABOVE_WARP_INSTRUCTIONS;
