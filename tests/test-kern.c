@@ -947,6 +947,26 @@ Test (kern, sampled_spends_the_budget_on_the_window, .timeout = 120)
     cr_expect_eq (sampled.cycles, exact.cycles);
 }
 
+/* Where the budget binds, the window stops short of the loop: kernel 7
+ * at 1024 on the A6000 is 8 x 8 blocks of 8 warps, two an SM, so one
+ * partial wave, and 128 iterations.  An iteration is 620 warp
+ * instructions a warp (512 FFMA, 2 LDG, 8 STS, 64 LDS, 16 LDS.128, 2
+ * BAR, 15 integer, a branch: the table in kern_sgemm.c), and 40
+ * million over 64 x 8 warps is 78,125 a warp: 1 + (78,125 - c) / 620
+ * iterations, where c, what a warp runs with one iteration, is at
+ * least 620 and less than 6 x 620 -- so 121 to 126. */
+Test (kern, sampled_window_stops_at_the_budget)
+{
+    RunResult r;
+    guint64 iterations;
+    run_on ("device.sm_count=84", "sgemm-7", 1024, RUN_SAMPLED, &r, NULL,
+            &iterations);
+    cr_assert_eq (iterations, 128);
+    cr_assert_eq (r.waves, 1);
+    cr_expect (r.window >= 121 && r.window <= 126,
+               "window %" G_GUINT64_FORMAT, r.window);
+}
+
 /* Not where full waves go past the run: there the window is not all
  * that is cut, and the time is the launch's (run_sample.c).  Kernel 1 at 2048
  * on 8 SMs: 4096 blocks of 1024 threads, one an SM, so 512 waves, of
@@ -1322,16 +1342,31 @@ Test (kern, sgemm_ffma_read_ports_match_sass)
  *   block of 16 warps x 32 tiles x 74 = 37,888 cycles for 2 x 256^3
  *   flops: 2 x 256^3 / 37,888 x 1.41 GHz = 1248.7 GFLOP/s.
  * - On 8 SMs at 512, 64 blocks, 8 to every SM: 4096 / 74 flops a cycle
- *   on each, x 8 x 1.41 GHz = 624.35 GFLOP/s. */
+ *   on each, x 8 x 1.41 GHz = 624.35 GFLOP/s.
+ * - On 8 SMs at 640, 100 blocks, two at a time on an SM: the SMs that
+ *   run the most run 13, so the launch keeps the wavefronts busy at
+ *   most 100 of 8 x 13 = 104 SM-blocks: 624.35 x 100 / 104.
+ * Where the GPU's own units set it, the last wave's idle SMs do not
+ * idle them: vecadd of 4096 floats on the A100 reads 2 x 4096 x 4 B
+ * from DRAM (its 16 KB of results stay in the 40 MB L2) for 4096 FADD,
+ * 8 bytes a flop, so at the preset's 1500 GB/s 187.5 GFLOP/s, though
+ * its 32 blocks of 128 threads leave 76 of the 108 SMs idle. */
 Test (kern, ceiling_by_hand, .timeout = 60)
 {
     static const struct {
         const char *set;
+        const char *kernel;
         gint64 size;
         double gflops;
+        RunUnit unit;
     } cases[] = {
-        { NULL, 256, 2.0 * 256 * 256 * 256 / 37888.0 * 1.41 },
-        { "device.sm_count=8", 512, 4096.0 / 74.0 * 8 * 1.41 },
+        { NULL, "sgemm-4", 256, 2.0 * 256 * 256 * 256 / 37888.0 * 1.41,
+          RUN_UNIT_SMEM },
+        { "device.sm_count=8", "sgemm-4", 512, 4096.0 / 74.0 * 8 * 1.41,
+          RUN_UNIT_SMEM },
+        { "device.sm_count=8", "sgemm-4", 640,
+          4096.0 / 74.0 * 8 * 1.41 * 100.0 / 104.0, RUN_UNIT_SMEM },
+        { NULL, "vecadd", 4096, 1500.0 / 8.0, RUN_UNIT_DRAM },
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
         const char *sets[] = { cases[i].set, NULL };
@@ -1339,17 +1374,19 @@ Test (kern, ceiling_by_hand, .timeout = 60)
         g_autoptr (Preset) p = preset_load ("a100", NULL, sets, &error);
         cr_assert_not_null (p, "%s", error ? error->message : "");
         const GpuSpec *s = preset_spec (p);
-        g_autoptr (KernInstance) k = make (s, "sgemm-4", cases[i].size, NULL);
+        g_autoptr (KernInstance) k = make (s, cases[i].kernel, cases[i].size,
+                                           NULL);
         RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
         RunResult r;
         RunUnit unit;
         cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
                    error ? error->message : "");
         double c = run_ceiling (s, &r, &unit);
-        cr_expect_eq (unit, RUN_UNIT_SMEM, "%s", run_unit_name (unit));
+        cr_expect_eq (unit, cases[i].unit, "%s at %" G_GINT64_FORMAT ": %s",
+                      cases[i].kernel, cases[i].size, run_unit_name (unit));
         cr_expect (fabs (c - cases[i].gflops) < 1e-6 * cases[i].gflops,
-                   "size %" G_GINT64_FORMAT ": %.3f GFLOP/s, by hand %.3f",
-                   cases[i].size, c, cases[i].gflops);
+                   "%s at %" G_GINT64_FORMAT ": %.3f GFLOP/s, by hand %.3f",
+                   cases[i].kernel, cases[i].size, c, cases[i].gflops);
         cr_expect_leq (r.gflops, c);
     }
 }

@@ -27,23 +27,6 @@ progress (void *ctx, const char *gpu, int kernel, int done, int total)
     progress_update (ctx, (guint64) done, (guint64) total);
 }
 
-/* Short names for the ceiling's unit in the table. */
-static const char *
-unit_short (const char *unit)
-{
-    static const struct {
-        const char *name, *brief;
-    } names[] = {
-        { "the FP32 pipe", "FP32" }, { "instruction issue", "issue" },
-        { "L1/LSU throughput", "L1" }, { "shared-memory wavefronts", "smem" },
-        { "L2 bandwidth", "L2" }, { "DRAM bandwidth", "DRAM" },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-        if (strcmp (unit, names[i].name) == 0)
-            return names[i].brief;
-    return unit;
-}
-
 static gboolean
 above_ceiling (const ValidateRow *v)
 {
@@ -71,7 +54,7 @@ text (GString *o, const GpuSpec *s, const ValidateResult *r)
                                 "%9.0f %s%s\n", v->ref->kernel,
                                 v->simulated_gflops, v->ref->gflops,
                                 v->error_pct, v->ceiling_gflops,
-                                unit_short (v->ceiling_unit),
+                                run_unit_brief (v->ceiling_unit),
                                 above_ceiling (v) ? " *" : "");
         above += above_ceiling (v);
     }
@@ -87,8 +70,10 @@ text (GString *o, const GpuSpec *s, const ValidateResult *r)
     if (above > 0)
         g_string_append_printf (o, "  * %d kernel%s published above the "
                                 "ceiling: the GPU does that unit's work in\n"
-                                "    fewer cycles than smsim charges, which "
-                                "no timing can make up\n", above,
+                                "    fewer cycles than smsim charges (FP32, "
+                                "issue, smem: no timing can make that\n"
+                                "    up; L1, L2, DRAM: at the traffic smsim's "
+                                "hit rates let through)\n", above,
                                 above == 1 ? "" : "s");
     g_string_append_c (o, '\n');
 }
@@ -144,13 +129,16 @@ static const char description[] =
     "the A100 settings of kernels 9 and 10).  The error is (simulated -\n"
     "published) / published; MAPE is the mean of its magnitude.  Presets\n"
     "are never fitted to this table.\n\n"
-    "The ceiling is the most smsim's costs allow the kernel, whatever the\n"
-    "timing: its GFLOP/s with the busiest unit (FP32, issue, L1, smem\n"
-    "wavefronts, L2, DRAM) busy all the time on the SMs that run the most\n"
-    "blocks, the work per flop as counted.  A published figure above it\n"
-    "(marked *) says the GPU does that unit's work in fewer cycles, or at\n"
-    "a higher clock, than the preset and the model charge.  Not in the\n"
-    "CSV, whose columns DESIGN.md fixes.\n\n"
+    "The ceiling is the most smsim's costs allow the kernel at the work\n"
+    "per flop the run counted: the lowest GFLOP/s at which one unit\n"
+    "(FP32, issue, L1, smem wavefronts, L2, DRAM) would be busy every\n"
+    "cycle -- an SM's own units on the SMs that run the most blocks.  For\n"
+    "FP32, issue and smem that work is the kernel's whatever the timing;\n"
+    "for L1, L2 and DRAM it is the traffic the run's hit rates let\n"
+    "through.  A published figure above it (marked *) says the GPU does\n"
+    "that unit's work in fewer cycles, or at a higher clock, than the\n"
+    "preset and the model charge.  The counts are the sampled run's.\n"
+    "Not in the CSV, whose columns DESIGN.md fixes.\n\n"
     "CSV columns: gpu,kernel,size,simulated_gflops,reference_gflops,"
     "error_pct,source\n\n"
     "--csv-output FILE writes the CSV table as well, so that one run gives\n"

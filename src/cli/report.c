@@ -130,9 +130,13 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     json_builder_set_member_name (b, "limiter");
     json_builder_add_string_value (b, limit);
     RunUnit unit;
-    member_double (b, "ceiling_gflops", run_ceiling (s, r, &unit));
+    double ceiling = run_ceiling (s, r, &unit);
+    member_double (b, "ceiling_gflops", ceiling);
     json_builder_set_member_name (b, "ceiling_unit");
-    json_builder_add_string_value (b, run_unit_name (unit));
+    if (ceiling > 0)
+        json_builder_add_string_value (b, run_unit_name (unit));
+    else
+        json_builder_add_null_value (b);
     json_builder_set_member_name (b, "sampled");
     json_builder_add_boolean_value (b, r->sampled);
     member_int (b, "window_iterations", (gint64) r->window);

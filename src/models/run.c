@@ -122,20 +122,37 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     return TRUE;
 }
 
-static const char *const unit_names[RUN_N_UNITS] = {
-    "the FP32 pipe", "instruction issue", "L1/LSU throughput",
-    "shared-memory wavefronts", "L2 bandwidth", "DRAM bandwidth"
+/* Each unit's names, long and short, and whether it is an SM's own
+ * (the last wave's idle SMs leave theirs idle) or the GPU's. */
+static const struct {
+    const char *name, *brief;
+    gboolean per_sm;
+} units[RUN_N_UNITS] = {
+    [RUN_UNIT_FP32] = { "the FP32 pipe", "FP32", TRUE },
+    [RUN_UNIT_ISSUE] = { "instruction issue", "issue", TRUE },
+    [RUN_UNIT_L1] = { "L1/LSU throughput", "L1", TRUE },
+    [RUN_UNIT_SMEM] = { "shared-memory wavefronts", "smem", TRUE },
+    [RUN_UNIT_L2] = { "L2 bandwidth", "L2", FALSE },
+    [RUN_UNIT_DRAM] = { "DRAM bandwidth", "DRAM", FALSE },
 };
 
 const char *
 run_unit_name (RunUnit unit)
 {
     g_assert (unit < RUN_N_UNITS);
-    return unit_names[unit];
+    return units[unit].name;
 }
 
-void
-run_unit_use (const GpuSpec *spec, const RunResult *r, double use[RUN_N_UNITS])
+const char *
+run_unit_brief (RunUnit unit)
+{
+    g_assert (unit < RUN_N_UNITS);
+    return units[unit].brief;
+}
+
+/* Each unit's use over the run, a fraction of its peak. */
+static void
+unit_use (const GpuSpec *spec, const RunResult *r, double use[RUN_N_UNITS])
 {
     const SimStats *st = &r->stats;
     const MemStats *m = &r->mem;
@@ -172,20 +189,33 @@ busiest (const double use[RUN_N_UNITS])
     return best;
 }
 
-/* The use is the whole GPU's; the busiest SM runs ceil (blocks / SMs)
- * blocks, so with equal blocks the launch can use its units at most
- * blocks / (SMs x that) of the time: the last wave's idle SMs. */
+/* Each unit's ceiling is the GFLOP/s at which its use would be 1.  The
+ * use of an SM's own unit is the whole GPU's; the SMs that run the most
+ * blocks run ceil (blocks / SMs) of them, so with blocks alike the
+ * launch keeps such a unit busy at most blocks / (SMs x that) of the
+ * time: the last wave leaves the others idle.  L2 and DRAM serve
+ * whoever is left. */
 double
 run_ceiling (const GpuSpec *spec, const RunResult *r, RunUnit *unit)
 {
-    double use[RUN_N_UNITS];
+    double use[RUN_N_UNITS], lowest = 0;
     guint64 sms = (guint64) spec->device.sm_count;
-    run_unit_use (spec, r, use);
+    unit_use (spec, r, use);
     *unit = busiest (use);
-    if (use[*unit] <= 0 || r->blocks == 0)
+    if (r->blocks == 0)
         return 0;
     double most = (double) ((r->blocks + sms - 1) / sms);
-    return r->gflops / use[*unit] * (double) r->blocks / ((double) sms * most);
+    double tail = (double) r->blocks / ((double) sms * most);
+    for (RunUnit u = 0; u < RUN_N_UNITS; u++) {
+        if (use[u] <= 0)
+            continue;
+        double c = r->gflops / use[u] * (units[u].per_sm ? tail : 1.0);
+        if (lowest == 0 || c < lowest) {
+            lowest = c;
+            *unit = u;
+        }
+    }
+    return lowest;
 }
 
 void
@@ -193,10 +223,10 @@ run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
 {
     const SimStats *st = &r->stats;
     double use[RUN_N_UNITS];
-    run_unit_use (spec, r, use);
+    unit_use (spec, r, use);
     RunUnit best = busiest (use);
     if (r->cycles > 0 && use[best] >= 0.6) {
-        g_snprintf (buf, size, "%s (%.0f %% of its peak)", unit_names[best],
+        g_snprintf (buf, size, "%s (%.0f %% of its peak)", units[best].name,
                     100 * use[best]);
         return;
     }
@@ -205,6 +235,6 @@ run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
         if (st->warp_cycles[i] > st->warp_cycles[stall])
             stall = i;
     g_snprintf (buf, size, "latency: too few warps to hide it (busiest unit, "
-                "%s, at %.0f %%; warps wait most on %s)", unit_names[best],
+                "%s, at %.0f %%; warps wait most on %s)", units[best].name,
                 100 * use[best], stats_stall_name ((StallReason) stall));
 }

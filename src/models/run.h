@@ -7,13 +7,15 @@
  * work, so a big launch is simulated on the whole GPU (four SMs in full,
  * the others mirroring them: gpu.h) for its first waves and its partial
  * last wave, each block's main loop cut to a window of at most 64
- * iterations.  The window is cut shorter where the first wave's cost of
- * one more iteration settles early (within 2 % twice running, from 16
- * iterations on).  Each block's remaining iterations are extrapolated at
- * the rate its SM did iterations in the window, the run ending with its
- * last SM; the full waves past the run's, from what the run's later
- * waves added (one block per SM) or at the rate of its waves past the
- * first (more).  run_sample.c says why and when it does less.
+ * iterations (more, up to the whole loop, where the run takes every
+ * wave and can afford them).  The window is cut shorter where the
+ * first wave's cost of one more iteration settles early (within 2 %
+ * twice running, from 16 iterations on).  Each block's remaining
+ * iterations are extrapolated at the rate its SM did iterations in the
+ * window, the run ending with its last SM; the full waves past the
+ * run's, from what the run's later waves added (one block per SM) or
+ * at the rate of its waves past the first (more).  run_sample.c says
+ * why and when it does less.
  */
 #ifndef SMSIM_MODELS_RUN_H
 #define SMSIM_MODELS_RUN_H
@@ -97,14 +99,17 @@ typedef enum {
     RUN_N_UNITS
 } RunUnit;
 
+/* "shared-memory wavefronts", and for tables "smem". */
 const char *run_unit_name (RunUnit unit);
-void run_unit_use (const GpuSpec *spec, const RunResult *r,
-                   double use[RUN_N_UNITS]);
+const char *run_unit_brief (RunUnit unit);
 
-/* The ceiling: the GFLOP/s at which the busiest unit of the SMs that
- * run the most blocks would be busy all the time, with the work per
- * flop the run counted and the blocks alike -- the most smsim's costs
- * and capacities allow this launch, whatever the timing.  A measured
+/* The ceiling: the most GFLOP/s smsim's costs and capacities allow the
+ * launch at the work per flop the run counted -- the lowest, over the
+ * units, of the rate at which that unit would be busy every cycle (an
+ * SM's own units on the SMs that run the most blocks, the blocks
+ * alike).  For the FP32 pipe, issue and shared memory that work is the
+ * kernel's, whatever the timing; for L1, L2 and DRAM it is the traffic
+ * the run's hit rates let through, which the timing moves.  A measured
  * figure above it means the GPU does that unit's work in fewer cycles
  * (or at a higher clock) than the preset and the model charge.  Sets
  * '*unit'; 0 if the run counted nothing. */

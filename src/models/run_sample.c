@@ -29,8 +29,9 @@ G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
 
 #define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
-/* The largest window.  Measured against sampled runs with the whole
- * loop (up to 512 iterations) on the A6000 at 4096, in cycles, with
+/* The largest window a run starts with (one that takes every wave may
+ * afford more: affordable_window).  Measured against sampled runs with
+ * the whole loop (up to 512 iterations) on the A6000 at 4096, in cycles, with
  * the later waves extrapolated as run_sampled () says: a window of 64
  * is off by up to 3.8 % where an SM holds more than one block (kernel
  * 8, -3.8 %; kernel 6, -3.0 %), 32 by up to 6.6 % (kernel 4); where it
@@ -203,7 +204,7 @@ by_rows_counters (guint64 *total, const guint64 *run, const void *first0,
  * matmul; a launch small enough to run whole is run whole.  "Small" is
  * in warp instructions, what the simulation's time goes by: an exact
  * run of 20 million takes a few seconds. */
-#define SAMPLE_ABOVE_WARP_INSTRUCTIONS 20000000.0
+#define SAMPLE_ABOVE_WARP_INSTRUCTIONS 20000000
 
 static guint64
 count_instructions (const KernInstance *k, guint64 iterations)
@@ -215,16 +216,27 @@ count_instructions (const KernInstance *k, guint64 iterations)
     return n;
 }
 
+/* A warp's instructions with one iteration, and each further one adds,
+ * from block 0's first warp: its stream with one and with two. */
+typedef struct {
+    double one, per_iteration;
+} WarpCost;
+
+static WarpCost
+warp_cost (const KernInstance *k)
+{
+    double one = (double) count_instructions (k, 1);
+    return (WarpCost) { one, (double) count_instructions (k, 2) - one };
+}
+
 /* The warp instructions of 'blocks' blocks whose loop is cut to
- * 'iterations', from block 0's first warp: its stream with one and with
- * two iterations gives the cost outside the loop and per iteration. */
+ * 'iterations'. */
 static double
 estimate_instructions (const KernInstance *k, guint64 blocks,
                        guint64 iterations)
 {
-    double one = (double) count_instructions (k, 1);
-    double two = (double) count_instructions (k, 2);
-    double per_warp = one + (two - one) * (double) (iterations - 1);
+    WarpCost c = warp_cost (k);
+    double per_warp = c.one + c.per_iteration * (double) (iterations - 1);
     return per_warp * (double) blocks * (double) kern_warps (k);
 }
 
@@ -293,7 +305,10 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
  * whose blocks take 30 to 34 thousand cycles as its L1 hits or misses,
  * came out -2.2 % of exact with two waves and -0.02 % with four. */
 #define STEADY_WAVES 4
-#define STEADY_BUDGET 40000000.0
+#define STEADY_BUDGET 40000000
+/* A launch cheap enough to run exact is one a sampled run affords
+ * whole (sample_is_launch). */
+G_STATIC_ASSERT (SAMPLE_ABOVE_WARP_INSTRUCTIONS <= STEADY_BUDGET);
 
 /* Whether the run takes two grid rows' waves: not for a grid of one
  * row, nor for rows of more than MAX_ROW_WAVES waves, where the run
@@ -320,12 +335,11 @@ first_row_waves (const KernInstance *k, guint64 per_wave)
 static guint64
 affordable_window (const KernInstance *k, guint64 blocks, guint64 from)
 {
-    double one = (double) count_instructions (k, 1);
-    double per_iteration = (double) count_instructions (k, 2) - one;
+    WarpCost c = warp_cost (k);    /* per_iteration > 0: run_can_sample */
     double per_warp = STEADY_BUDGET / ((double) blocks * (double) kern_warps (k));
-    if (per_warp < one + per_iteration * (double) (from - 1))
+    if (per_warp < c.one + c.per_iteration * (double) (from - 1))
         return 0;
-    double most = 1 + floor ((per_warp - one) / per_iteration);
+    double most = 1 + floor ((per_warp - c.one) / c.per_iteration);
     return most >= (double) k->iterations ? k->iterations : (guint64) most;
 }
 
@@ -497,32 +511,30 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  * partial last wave (all of it, if it has no more), each block's loop
  * cut to a window 'w', simulated to the end.
  *
- * 1. The window.  The run starts at MAX_WINDOW (or the whole loop),
- *    and the probe watches its first wave: the cost of one more
- *    iteration is the time the wave takes to do one more iteration's
- *    worth of work, between the marks at 1, 2, 4, 8 ... iterations
- *    done.  If that settles (SETTLED, from SETTLED_FROM on) before half
- *    the window, the run stops and starts again with the window twice
- *    the iterations where it settled; else it goes on as it is.  A run
- *    that takes every full wave of the launch takes as many iterations
- *    past the largest window as STEADY_BUDGET affords, the whole loop
- *    if it can, and keeps them (affordable_window): the window is then
- *    all that is cut, a shorter one saves at most half of a small run,
- *    and each iteration cut is one more extrapolated.  A short window
- *    costs accuracy where the loop's data outgrow the L2 and the
- *    window's do not (kernel 10 at 1024 on 8 SMs, 4 waves, came out
- *    -2.9 % of exact with a window of 32, -0.7 % with a 64 MB L2; 64 is
- *    its whole loop), and one iteration's rate is a noisy measure
- *    (kernel 7 at 1024 on 8 SMs, 4 waves, 128 iterations: +2.0 % of
- *    exact with 64, -0.14 % with the 125 the budget affords; kernels 5,
- *    6 and 8 there take the whole loop).  Not where waves go past the
- *    run: kernel 1 at
- *    4096 on the A6000 (38 million) would take the validation from 9 to
- *    11 s.  A window asked for (RunOptions) is kept too, whatever the
- *    first wave does; the run's waves are chosen as for the automatic
- *    one.  Until the first wave's first block retires the run is the
- *    first wave alone, so the marks are the same as in a run of that
- *    wave only.
+ * 1. The window.  The run starts at MAX_WINDOW (or the whole loop, or
+ *    more where it can afford them: below), and the probe watches its first
+ *    wave: the cost of one more iteration is the time the wave takes to do
+ *    one more iteration's worth of work, between the marks at 1, 2, 4, 8
+ *    ... iterations done.  If that settles (SETTLED, from SETTLED_FROM on)
+ *    before half the window, the run stops and starts again with the window
+ *    twice the iterations where it settled; else it goes on as it is.  A
+ *    run that takes every full wave of the launch, where STEADY_BUDGET
+ *    affords MAX_WINDOW, takes as many iterations as it affords, the whole
+ *    loop if it can, and keeps them (affordable_window): the window is then
+ *    all that is cut, a shorter one saves at most half of a small run, and
+ *    each iteration cut is one more extrapolated.  A short window costs
+ *    accuracy where the loop's data outgrow the L2 and the window's do not
+ *    (kernel 10 at 1024 on 8 SMs, 4 waves, came out -2.9 % of exact with a
+ *    window of 32, -0.7 % with a 64 MB L2; 64 is its whole loop), and a
+ *    window's rate is a noisy measure (kernel 7 at 1024 on 8 SMs, 4
+ *    waves, 128 iterations: +2.0 % of exact with 64, -0.14 % with the 125
+ *    the budget affords; kernels 5, 6 and 8 there take the whole loop).
+ *    Not where waves go past the run: kernel 1 at 4096 on the A6000 (38
+ *    million) would take the validation from 9 to 11 s.  A window asked for
+ *    (RunOptions) is kept too, whatever the first wave does; the run's
+ *    waves are chosen as for the automatic one.  Until the first wave's
+ *    first block retires the run is the first wave alone, so the marks are
+ *    the same as in a run of that wave only.
  *    A wave's cost per iteration can climb for its first dozen
  *    iterations as its blocks drift out of their lockstep start and
  *    the L2 fills (SETTLED_FROM); the marks see that in one run,

@@ -49,9 +49,7 @@ simulate_row (const GpuSpec *spec, ValidateRow *row, GError **error)
     row->simulated_gflops = r.gflops;
     row->sampled = r.sampled;
     row->error_pct = 100.0 * (r.gflops - row->ref->gflops) / row->ref->gflops;
-    RunUnit unit;
-    row->ceiling_gflops = run_ceiling (spec, &r, &unit);
-    row->ceiling_unit = run_unit_name (unit);
+    row->ceiling_gflops = run_ceiling (spec, &r, &row->ceiling_unit);
     return TRUE;
 }
 

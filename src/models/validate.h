@@ -9,6 +9,7 @@
 #define SMSIM_MODELS_VALIDATE_H
 
 #include "models/ref.h"
+#include "models/run.h"
 #include "sim/spec.h"
 
 typedef struct {
@@ -18,7 +19,7 @@ typedef struct {
     double error_pct;           /* (simulated - published) / published */
     gboolean sampled;
     double ceiling_gflops;      /* run_ceiling () of the run */
-    const char *ceiling_unit;   /* its unit (run_unit_name ()) */
+    RunUnit ceiling_unit;       /* the unit that sets it */
 } ValidateRow;
 
 typedef struct {
