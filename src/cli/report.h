@@ -1,7 +1,8 @@
 /*
  * report.h -- one simulated launch, run and reported: the options
  * `smsim run` and `smsim trace replay` share (--regs, --smem, --exact,
- * --sampled, --window, --detailed-sms, --format, --output, --verbose),
+ * --sampled, --window, --detailed-sms, --launches, --format, --output,
+ * --verbose),
  * the run with its progress bar, and its text or JSON report, so a
  * replayed trace reports exactly as its model does.
  */
@@ -18,10 +19,11 @@ typedef struct {
     gboolean sampled;
     gint detailed_sms;
     gint64 window;          /* G_MININT64: not given */
+    gint64 launches;
     gboolean verbose;
     char *format;
     char *output;
-    GOptionEntry entries[10];
+    GOptionEntry entries[11];
 } ReportOptions;
 
 void report_options_init (ReportOptions *o);

@@ -56,6 +56,9 @@ static const PkeyInfo keys[] = {
        device.dram_stream_gbs, "DRAM bandwidth a streaming kernel measures"),
     I ("device", "l2_kib", PKEY_REQUIRED, 0, 16777216, "KiB", device.l2_kib,
        "L2 cache size"),
+    D ("device", "launch_gap_us", PKEY_TIMING, 0, 1e6, "us",
+       device.launch_gap_us, "time between two launches of a kernel back to "
+       "back in one stream, beyond the kernels' own"),
     I ("device", "warp_size", PKEY_REQUIRED, 32, 32, "threads",
        device.warp_size, "threads per warp"),
     I ("device", "max_grid_x", PKEY_REQUIRED, 1, 2147483647, "blocks",

@@ -598,7 +598,7 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  * L1's throughput, stay within 0.1 %). */
 gboolean
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
-             const RunOptions *o)
+             const RunOptions *o, RunL2 *l2)
 {
     guint64 window = o->window;
     guint64 per_wave = (guint64) spec->device.sm_count *
@@ -648,6 +648,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         memset (last_retired, 0, sizeof *last_retired * (gsize) d);
         memset (block_sm, 0xff, sizeof *block_sm * run_blocks);
         win.iterations = w;
+        win.warm_l2 = l2->from;
         run_window_progress (&win, o, run_blocks, d, spec->device.sm_count);
         win.probe = probe = probe_new (per_wave, waves, w, run_blocks);
         gpu = run_gpu_for (spec, &r->occ, run_blocks, d, &win);
@@ -675,6 +676,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     if (f.n < 2)
         return FALSE;
     r->window = w;
+    if (l2->keep)
+        l2->left = gpu_l2_copy (gpu);
 
     /* Cycles: the run, each block's iterations past w at its SM's rate
      * between a quarter and half of its window (past that, the warps

@@ -7,6 +7,7 @@
 #define SMSIM_MODELS_RUN_SAMPLE_H
 
 #include "models/run.h"
+#include "models/run_sim.h"
 
 /* Whether 'k' has a main loop a sampled run can cut: 4 iterations or
  * more, not empty, in a stream that says where it stands
@@ -30,9 +31,11 @@ int run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
 /* 'r' holds the launch, its occupancy, blocks, waves and detailed SMs;
  * this fills in the rest but the figures (run.c).  From 'o': the
  * window asked for, kept whatever the first wave does (0: chosen
- * here), and the progress.  FALSE, 'r' untouched, where no warp it
- * watched entered an iteration: then it cannot be sampled. */
+ * here), and the progress.  'l2': the L2 it starts from and, if asked,
+ * the one its last simulation left (run_sim.h).  FALSE, 'r' untouched,
+ * where no warp it watched entered an iteration: then it cannot be
+ * sampled. */
 gboolean run_sampled (const GpuSpec *spec, const KernInstance *k,
-                      RunResult *r, const RunOptions *o);
+                      RunResult *r, const RunOptions *o, RunL2 *l2);
 
 #endif

@@ -68,7 +68,8 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                       detailed, open_mirror,
                       win->retired != NULL || win->block_sm != NULL ||
                               win->progress != NULL
-                          ? block_retired : NULL };
+                          ? block_retired : NULL,
+                      win->warm_l2 };
     return gpu_new (spec, &w);
 }
 
@@ -110,13 +111,15 @@ run_window_progress (RunWindow *win, const RunOptions *o, guint64 blocks,
 void
 run_simulate (const GpuSpec *spec, const KernInstance *k,
               const OccResult *occ, guint64 blocks, guint64 iterations,
-              int detailed, const RunOptions *o, RunSample *out,
+              int detailed, const RunOptions *o, RunL2 *l2, RunSample *out,
               RunCost *cost)
 {
-    RunWindow win = { .k = k, .iterations = iterations };
+    RunWindow win = { .k = k, .iterations = iterations, .warm_l2 = l2->from };
     run_window_progress (&win, o, blocks, detailed, spec->device.sm_count);
     g_autoptr (Gpu) gpu = run_gpu_for (spec, occ, blocks, detailed, &win);
     gpu_run (gpu);
     run_take_sample (gpu, out);
     run_count_cost (gpu, cost);
+    if (l2->keep)
+        l2->left = gpu_l2_copy (gpu);
 }

@@ -58,7 +58,18 @@ typedef struct {
     RunProgressFn progress;
     void *progress_ctx;
     guint64 total, full, done;
+    /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
+    const Cache *warm_l2;
 } RunWindow;
+
+/* Back-to-back launches: the L2 a launch starts from ('from', NULL for
+ * a cold start), and, if 'left' is asked for, a copy of the one it
+ * leaves (its last simulation's). */
+typedef struct {
+    const Cache *from;
+    Cache *left;
+    gboolean keep;
+} RunL2;
 
 Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                   int detailed, RunWindow *win);
@@ -69,8 +80,8 @@ void run_count_cost (const Gpu *gpu, RunCost *cost);
  * full, simulated to the end; progress as 'o' asks. */
 void run_simulate (const GpuSpec *spec, const KernInstance *k,
                    const OccResult *occ, guint64 blocks, guint64 iterations,
-                   int detailed, const RunOptions *o, RunSample *out,
-                   RunCost *cost);
+                   int detailed, const RunOptions *o, RunL2 *l2,
+                   RunSample *out, RunCost *cost);
 
 /* 'win' to tell 'o''s progress of a run of 'blocks' on 'detailed' of
  * 'sm_count' SMs, from none done. */

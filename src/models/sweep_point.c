@@ -254,7 +254,7 @@ static void
 eval_run (const GpuSpec *spec, const Point *p, GString *row)
 {
     RunOptions o = { p->launch.regs_per_thread, p->launch.static_smem_bytes,
-                     RUN_AUTO, 0, 0, NULL, NULL };
+                     RUN_AUTO, 0, 0, NULL, NULL, 1 };
     RunResult r;
     g_autoptr (GError) error = NULL;
     g_autoptr (KernInstance) k = kern_instance_new (

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "sim/cache.h"
 
 #define CACHE_EMPTY G_MAXUINT64
@@ -242,4 +244,19 @@ cache_invalidate (Cache *c, guint64 line)
     c->empty++;
     *word (c, i, SET_SECTORS) = *word (c, i, SET_READY) = 0;
     c->hit = NO_SLOT;
+}
+
+Cache *
+cache_copy (const Cache *c)
+{
+    Cache *d = g_new (Cache, 1);
+    guint64 n_ways = MAX (c->n_sets, 1) * (guint64) c->assoc;
+    *d = *c;
+    d->sets = g_aligned_alloc (SET_WORDS * n_ways, sizeof (guint64), 64);
+    memcpy (d->sets, c->sets, SET_WORDS * n_ways * sizeof (guint64));
+    for (guint64 s = 0; s < MAX (c->n_sets, 1); s++)
+        memset (tags_of (d, s) + SET_READY * c->assoc, 0,
+                (gsize) c->assoc * sizeof (guint64));
+    d->hit = d->miss = NO_SLOT;
+    return d;
 }

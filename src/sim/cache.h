@@ -39,5 +39,10 @@ void cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
 /* Drop 'line' if present (a write that does not allocate). */
 void cache_invalidate (Cache *c, guint64 line);
 
+/* A copy of 'c' as it stands -- lines, sectors, dirty bits, LRU order --
+ * with every fill arrived (ready at cycle 0): the cache a later run
+ * starts from, on a clock of its own. */
+Cache *cache_copy (const Cache *c);
+
 
 #endif

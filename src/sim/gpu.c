@@ -80,6 +80,8 @@ gpu_new (const GpuSpec *spec, const GpuWorkload *work)
         g->rounds = g_new0 (guint64, all);
     g->q = evq_new ();
     g->mem = memhier_new (spec, g->q, all, work->l1_bytes);
+    if (work->warm_l2 != NULL)
+        memhier_warm_l2 (g->mem, work->warm_l2);
     g->sms = g_new0 (Sm *, g->n_sm);
     for (int i = 0; i < g->n_sm; i++) {
         SmWorkload sw = { work->threads_per_block, work->max_blocks,
@@ -196,4 +198,10 @@ gpu_simulated_instructions (const Gpu *g)
     for (int i = 0; i < g->n_sm; i++)
         n += sm_warp_instructions (g->sms[i]);
     return n;
+}
+
+Cache *
+gpu_l2_copy (const Gpu *g)
+{
+    return memhier_l2_copy (g->mem);
 }

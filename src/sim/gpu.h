@@ -41,6 +41,9 @@ typedef struct {
     InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
     /* Told when a block of a detailed SM retires (may be NULL). */
     void (*block_retired) (void *ctx, int sm, guint64 block, Cycle at);
+    /* The L2 a launch before this one left (gpu_l2_copy), or NULL: a
+     * cold start. */
+    const Cache *warm_l2;
 } GpuWorkload;
 
 typedef struct Gpu Gpu;
@@ -67,5 +70,7 @@ void gpu_mem_stats (const Gpu *gpu, MemStats *out);
 guint64 gpu_events (const Gpu *gpu);
 /* Warp instructions the detailed SMs issued: the simulation's work. */
 guint64 gpu_simulated_instructions (const Gpu *gpu);
+/* The L2 as the run leaves it, for the next launch (GpuWorkload). */
+Cache *gpu_l2_copy (const Gpu *gpu);
 
 #endif

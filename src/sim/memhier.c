@@ -337,3 +337,19 @@ memhier_stats (const MemSys *m)
     g_assert (m->ops == &hier_ops);
     return &((const MemHier *) m)->stats;
 }
+
+Cache *
+memhier_l2_copy (const MemSys *m)
+{
+    g_assert (m->ops == &hier_ops);
+    return cache_copy (((const MemHier *) m)->l2);
+}
+
+void
+memhier_warm_l2 (MemSys *m, const Cache *l2)
+{
+    MemHier *h = (MemHier *) m;
+    g_assert (m->ops == &hier_ops);
+    cache_free (h->l2);
+    h->l2 = cache_copy (l2);
+}

@@ -27,6 +27,7 @@
 #ifndef SMSIM_SIM_MEMHIER_H
 #define SMSIM_SIM_MEMHIER_H
 
+#include "sim/cache.h"
 #include "sim/evq.h"
 #include "sim/mem.h"
 #include "sim/spec.h"
@@ -53,5 +54,11 @@ MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
 
 /* The counters of a MemSys made by memhier_new. */
 const MemStats *memhier_stats (const MemSys *m);
+
+/* Back-to-back launches: the L2 as one launch left it (a copy), and a
+ * new MemSys starting from it.  The L1s start empty, as at every
+ * kernel's start. */
+Cache *memhier_l2_copy (const MemSys *m);
+void memhier_warm_l2 (MemSys *m, const Cache *l2);
 
 #endif

@@ -48,6 +48,8 @@ typedef struct {
     int const_mem_kib;
     double dram_bandwidth_gbs;  /* theoretical peak */
     double dram_stream_gbs;     /* measured STREAM-type read bandwidth */
+    double launch_gap_us;       /* between back-to-back launches in a
+                                 * stream, beyond the kernels' own time */
     int l2_kib;
     int warp_size;
     int max_grid_x, max_grid_y, max_grid_z;

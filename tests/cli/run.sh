@@ -95,4 +95,19 @@ contains "$work/err" "no main loop a sampled run can cut"
 contains "$work/w" "simulation           sampled, 4 of 84 SMs in full"
 grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" ||
     fail "run --window 8 printed: $(cat "$work/w")"
+
+# --launches: 1 or more; the report says how many and whether the
+# second was simulated from the first's L2 (vecadd of 2^20 floats fits
+# the A100's), and JSON carries the count.
+for n in 0 -3; do
+    expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches "$n"
+    contains "$work/err" "--launches $n: give 1 or more"
+done
+"$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 >"$work/l"
+contains "$work/l" "launches             50 back to back"
+contains "$work/l" "the second simulated from the first's L2"
+"$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 \
+    --format json >"$work/lj"
+contains "$work/lj" '"launches" : 50'
+contains "$work/lj" '"warm_l2_simulated" : true'
 echo "run ok"
