@@ -124,13 +124,13 @@ one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
 }
 
 static const char description[] =
-    "Runs each SGEMM kernel model at 4096 (sampled), as 50 launches back\n"
-    "to back the way the published figures were timed (`smsim run\n"
-    "--launches`), and sets its GFLOP/s beside the published figure\n"
-    "(siboehm/SGEMM_CUDA; the A100 run used the A100 settings of kernels\n"
-    "9 and 10).  The error is (simulated - published) / published; MAPE\n"
-    "is the mean of its magnitude.  Presets are never fitted to this\n"
-    "table.\n\n"
+    "Runs each SGEMM kernel model at 4096 (sampled), timed as 50\n"
+    "launches back to back after a warm-up, the way the published\n"
+    "figures were (`smsim run --launches`), and sets its GFLOP/s beside\n"
+    "the published figure (siboehm/SGEMM_CUDA; the A100 run used the A100\n"
+    "settings of kernels 9 and 10).  The error is (simulated - published)\n"
+    "/ published; MAPE is the mean of its magnitude.  Presets are never\n"
+    "fitted to this table.\n\n"
     "The ceiling is the most smsim's costs allow the kernel at the work\n"
     "per flop the run counted: the lowest GFLOP/s at which one unit\n"
     "(FP32, issue, L1, smem wavefronts, L2, DRAM) would be busy every\n"

@@ -40,15 +40,15 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                 r->waves == 1 ? "" : "s");
     if (r->launches > 1)
         g_string_append_printf (o, "launches             %" G_GUINT64_FORMAT
-                                " back to back, each %.2f us apart; the "
-                                "average one below (%s)\n", r->launches,
+                                " back to back after a warm-up, %.2f us "
+                                "apart: one below, %s\n", r->launches,
                                 s->device.launch_gap_us,
                                 r->warm_simulated
-                                    ? "the second simulated from the first's L2"
-                                    : "a warm L2 would save under 1 %: all "
-                                      "as the first");
+                                    ? "from the L2 the warm-up left"
+                                    : "cold (the warm-up was sampled, so "
+                                      "its L2 is not a whole launch's)");
     g_string_append_printf (o, "cycles               %" G_GUINT64_FORMAT "\n"
-                            "time                 %.4f ms\n"
+                            "time                 %.4f ms%s\n"
                             "throughput           %.1f GFLOP/s\n"
                             "occupancy            %.1f %% theoretical "
                             "(%d blocks/SM, %s), %.1f %% achieved\n"
@@ -60,7 +60,11 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             "%.1f GB/s\n"
                             "shared-memory bank conflicts  %" G_GUINT64_FORMAT
                             " extra wavefronts\n",
-                            r->cycles, r->time_ms, r->gflops,
+                            r->cycles, r->time_ms,
+                            r->launches > 1 ? " a launch, with its share of "
+                                              "the gaps (bandwidths: over "
+                                              "the kernel's)" : "",
+                            r->gflops,
                             r->occ.occupancy_pct, r->occ.blocks_per_sm,
                             occ_limiter_name (r->occ.limiter, limiter,
                                               sizeof limiter),
@@ -183,8 +187,9 @@ report_options_init (ReportOptions *o)
           "when sampled, all on a GPU of fewer than 12 SMs or when exact)",
           "N" },
         { "launches", 0, 0, G_OPTION_ARG_INT64, &o->launches,
-          "N launches back to back in one stream, as published figures are "
-          "timed (1: one launch, the default); reports the average launch",
+          "time N launches back to back in one stream after a warm-up "
+          "launch, as published figures are timed (1: one cold launch, the "
+          "default)",
           "N" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
           "text (default) or json", "FORMAT" },

@@ -50,10 +50,10 @@ typedef struct {
                          * be sampled); 0: chosen as run_sample.c says */
     RunProgressFn progress;     /* may be NULL */
     void *progress_ctx;
-    /* Launches of the kernel back to back in one stream, as published
-     * figures are timed (../shared/data/README.md 1b: 50); 0 or 1: one.
-     * The second starts from the L2 the first left (run.c says when it
-     * is simulated); the rest cost what it did. */
+    /* Launches of the kernel back to back in one stream, after a
+     * warm-up launch, as published figures are timed
+     * (../shared/data/README.md 1b: 50); 0 or 1: one, cold.  Each starts
+     * from the L2 the one before left (run.c says what is simulated). */
     guint64 launches;
 } RunOptions;
 
@@ -63,11 +63,12 @@ typedef struct {
     OccLaunch launch;
     OccResult occ;
     guint64 blocks;
-    Cycle cycles;               /* a launch's (the average of them) */
+    Cycle cycles;               /* one launch's */
     double kernel_ms;           /* its cycles at the SM clock */
-    double time_ms;             /* a launch's time back to back: the
-                                 * kernel's and the gap between launches
-                                 * (device.launch_gap_us), over them */
+    double time_ms;             /* a launch's share of the time
+                                 * back-to-back launches take: the
+                                 * kernel's and the gaps between them
+                                 * (device.launch_gap_us) */
     double gflops;              /* the flops over time_ms */
     double achieved_occupancy_pct;
     double l1_hit_rate;          /* of global load sectors */
@@ -88,8 +89,8 @@ typedef struct {
     int detailed_sms;           /* simulated in full; the rest mirrored */
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
-    gboolean warm_simulated;    /* the launches past the first were
-                                 * simulated from the first's L2 */
+    gboolean warm_simulated;    /* they were simulated from a warm-up
+                                 * launch's L2 (else cold, as it) */
 } RunResult;
 
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,

@@ -676,7 +676,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     if (f.n < 2)
         return FALSE;
     r->window = w;
-    if (l2->keep)
+    /* Only a run of the whole launch leaves a whole launch's L2. */
+    g_assert (l2->left == NULL);
+    if (l2->keep && w == iters && run_blocks == r->blocks)
         l2->left = gpu_l2_copy (gpu);
 
     /* Cycles: the run, each block's iterations past w at its SM's rate

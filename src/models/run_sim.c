@@ -120,6 +120,7 @@ run_simulate (const GpuSpec *spec, const KernInstance *k,
     gpu_run (gpu);
     run_take_sample (gpu, out);
     run_count_cost (gpu, cost);
+    g_assert (l2->left == NULL);
     if (l2->keep)
         l2->left = gpu_l2_copy (gpu);
 }

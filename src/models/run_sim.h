@@ -63,8 +63,9 @@ typedef struct {
 } RunWindow;
 
 /* Back-to-back launches: the L2 a launch starts from ('from', NULL for
- * a cold start), and, if 'left' is asked for, a copy of the one it
- * leaves (its last simulation's). */
+ * a cold start), and, if 'keep' asks for it, a copy of the one it
+ * leaves in 'left' -- only where it simulated the whole launch, every
+ * block and iteration (exact, or sampled down to nothing). */
 typedef struct {
     const Cache *from;
     Cache *left;

@@ -96,16 +96,19 @@ contains "$work/w" "simulation           sampled, 4 of 84 SMs in full"
 grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" ||
     fail "run --window 8 printed: $(cat "$work/w")"
 
-# --launches: 1 or more; the report says how many and whether the
-# second was simulated from the first's L2 (vecadd of 2^20 floats fits
-# the A100's), and JSON carries the count.
+# --launches: 1 or more; the report says how many and whether they ran
+# from the L2 the warm-up left (vecadd of 2^20 floats fits the A100's;
+# sgemm-4 at 1024 is sampled over part of the launch, so not there),
+# and JSON carries the count.
 for n in 0 -3; do
     expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches "$n"
     contains "$work/err" "--launches $n: give 1 or more"
 done
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 >"$work/l"
-contains "$work/l" "launches             50 back to back"
-contains "$work/l" "the second simulated from the first's L2"
+contains "$work/l" "launches             50 back to back after a warm-up"
+contains "$work/l" "from the L2 the warm-up left"
+"$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 >"$work/ls"
+contains "$work/ls" "cold (the warm-up was sampled, so its L2 is not a whole launch's)"
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 \
     --format json >"$work/lj"
 contains "$work/lj" '"launches" : 50'
