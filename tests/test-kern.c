@@ -128,7 +128,7 @@ Test (kern, pchase_through_run)
 /* What a progress callback saw. */
 typedef struct {
     guint calls;
-    guint64 done[20], total;
+    guint64 done[40], total;
 } Seen;
 
 static void
@@ -142,14 +142,15 @@ seen (void *ctx, guint64 done, guint64 total)
 }
 
 static void
-run_seen (const char *id, gint64 size, int detailed, Seen *got)
+run_seen (const char *id, gint64 size, int detailed, guint64 launches,
+          Seen *got)
 {
     g_autoptr (Preset) p = tu_preset ("a6000");
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, id, size, NULL);
     RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT,
                      .detailed_sms = detailed, .progress = seen,
-                     .progress_ctx = got };
+                     .progress_ctx = got, .launches = launches };
     RunResult r;
     g_autoptr (GError) error = NULL;
     *got = (Seen) { 0 };
@@ -162,16 +163,23 @@ run_seen (const char *id, gint64 size, int detailed, Seen *got)
  * BN = 64), one an SM on the A6000's 84: every SM in full, 0, 1, 2 ...
  * 16 of 16.  With 3 in full the others mirror them (gpu.h): SMs 0-2
  * take blocks 0-2 and the mirrors the other 13, so each of the three
- * retirements stands for 16 / 3 blocks: 0, 5, 10, 16 of 16. */
+ * retirements stands for 16 / 3 blocks: 0, 5, 10, 16 of 16.  With a
+ * warm-up launch (RunOptions.launches), each launch is half the bar:
+ * 0 ... 16 of 32, then 16 ... 32. */
 Test (kern, run_reports_progress)
 {
     Seen got;
-    run_seen ("sgemm-4", 256, 0, &got);
+    run_seen ("sgemm-4", 256, 0, 50, &got);
+    cr_expect_eq (got.calls, 34);
+    cr_expect_eq (got.total, 32);
+    for (guint i = 0; i < MIN (got.calls, 34); i++)
+        cr_expect_eq (got.done[i], i <= 16 ? i : i - 1, "call %u", i);
+    run_seen ("sgemm-4", 256, 0, 1, &got);
     cr_expect_eq (got.calls, 17);
     cr_expect_eq (got.total, 16);
     for (guint i = 0; i < MIN (got.calls, 17); i++)
         cr_expect_eq (got.done[i], i, "call %u", i);
-    run_seen ("sgemm-4", 256, 3, &got);
+    run_seen ("sgemm-4", 256, 3, 1, &got);
     cr_expect_eq (got.calls, 4);
     cr_expect_eq (got.total, 16);
     const guint64 want[] = { 0, 5, 10, 16 };

@@ -112,6 +112,20 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
     *out = warm;
 }
 
+/* With a warm-up launch, each simulated launch is half the bar. */
+typedef struct {
+    RunProgressFn fn;
+    void *ctx;
+    guint64 half;
+} HalfBar;
+
+static void
+half_progress (void *ctx, guint64 done, guint64 total)
+{
+    HalfBar *h = ctx;
+    h->fn (h->ctx, h->half * total + done, 2 * total);
+}
+
 gboolean
 run_kernel (const GpuSpec *spec, const KernInstance *k,
             const RunOptions *options, RunResult *out, GError **error)
@@ -159,9 +173,16 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     gboolean sampled = run_should_sample (k, options, out->blocks);
     out->launches = MAX (options->launches, 1);
     RunL2 l2 = { NULL, NULL, out->launches > 1 };
-    one_launch (spec, k, options, sampled, out, &l2);
+    RunOptions o = *options;
+    HalfBar bar = { options->progress, options->progress_ctx, 0 };
+    if (out->launches > 1 && options->progress != NULL) {
+        o.progress = half_progress;
+        o.progress_ctx = &bar;
+    }
+    one_launch (spec, k, &o, sampled, out, &l2);
+    bar.half = 1;
     if (out->launches > 1)
-        warm_launches (spec, k, options, sampled, out, &l2);
+        warm_launches (spec, k, &o, sampled, out, &l2);
     g_clear_pointer (&l2.left, cache_free);
     figures (spec, k, out);
     return TRUE;
