@@ -246,7 +246,7 @@ run_can_sample (const KernInstance *k)
     gint64 at;
     g_autoptr (InstrStream) s = kern_open_warp_window (k, 0, 0, 1);
     return k->iterations >= 4 && kern_stream_position (s, &at) &&
-           count_instructions (k, 2) > count_instructions (k, 1);
+           warp_cost (k).per_iteration > 0;
 }
 
 gboolean
