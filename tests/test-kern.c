@@ -15,6 +15,7 @@
 #include "models/probe.h"
 #include "models/ref.h"
 #include "models/run.h"
+#include "models/run_replay.h"
 #include "sim/coal.h"
 #include "sim/regfile.h"
 #include "testutil.h"
@@ -1419,20 +1420,24 @@ Test (kern, ceiling_by_hand, .timeout = 60)
  * all but at most 16 KB.  A launch's time is the kernel's plus the
  * preset's gap, 0.9 us, for n - 1 of n launches.  Where the warm-up is
  * sampled over part of the launch (sgemm-4 at 1024: a window of under
- * its 128 iterations), the L2 it leaves is not a whole launch's, and
- * the timed launches are taken as cold. */
+ * its 128 iterations), the L2 it leaves is not a whole launch's: its
+ * accesses are replayed into one where its data fit.  sgemm-4 at 1024
+ * reads A, B and C, 3 x 4 MB, which the 40 MB L2 holds: a timed launch
+ * reads nothing from DRAM.  In an L2 of 4 MB they do not fit, and the
+ * timed launches are taken as cold: 12 MB from DRAM, at least. */
 Test (kern, back_to_back_launches_start_from_the_l2_left, .timeout = 60)
 {
     static const struct {
         const char *set;
         guint64 launches;
         guint64 dram_lo, dram_hi;
-        gboolean warm;
+        RunWarm warm;
     } cases[] = {
-        { NULL, 1, 8u << 20, 8u << 20, FALSE },
-        { NULL, 2, 0, 0, TRUE },
-        { NULL, 50, 0, 0, TRUE },
-        { "device.l2_kib=16", 50, (8u << 20) - (16u << 10), 8u << 20, TRUE },
+        { NULL, 1, 8u << 20, 8u << 20, RUN_COLD },
+        { NULL, 2, 0, 0, RUN_WARM_LEFT },
+        { NULL, 50, 0, 0, RUN_WARM_LEFT },
+        { "device.l2_kib=16", 50, (8u << 20) - (16u << 10), 8u << 20,
+          RUN_WARM_LEFT },
     };
     Cycle cold = 0;
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -1441,7 +1446,7 @@ Test (kern, back_to_back_launches_start_from_the_l2_left, .timeout = 60)
                                          RUN_EXACT, cases[i].launches, &r);
         double n = (double) cases[i].launches;
         cr_expect_eq (r.launches, cases[i].launches);
-        cr_expect_eq (r.warm_simulated, cases[i].warm, "%" G_GUINT64_FORMAT
+        cr_expect_eq (r.warm, cases[i].warm, "%" G_GUINT64_FORMAT
                       " launches", cases[i].launches);
         cr_expect (r.mem.dram_read_bytes >= cases[i].dram_lo &&
                        r.mem.dram_read_bytes <= cases[i].dram_hi,
@@ -1454,9 +1459,62 @@ Test (kern, back_to_back_launches_start_from_the_l2_left, .timeout = 60)
         else if (cases[i].set == NULL)
             cr_expect_lt (r.cycles, cold);
     }
-    RunResult r;
-    g_autoptr (Preset) p = run_a100 (NULL, "sgemm-4", 1024, RUN_SAMPLED, 50, &r);
-    cr_assert (r.sampled && r.window < 128, "window %" G_GUINT64_FORMAT,
-               r.window);
-    cr_expect_not (r.warm_simulated);
+    static const struct {
+        const char *set;
+        RunWarm warm;
+        guint64 dram_lo, dram_hi;
+    } sampled[] = {
+        { NULL, RUN_WARM_REPLAYED, 0, 0 },
+        { "device.l2_kib=4096", RUN_COLD, 12u << 20, G_MAXUINT64 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (sampled); i++) {
+        RunResult r;
+        g_autoptr (Preset) p = run_a100 (sampled[i].set, "sgemm-4", 1024,
+                                         RUN_SAMPLED, 50, &r);
+        cr_assert (r.sampled && r.window < 128, "window %" G_GUINT64_FORMAT,
+                   r.window);
+        cr_expect_eq (r.warm, sampled[i].warm, "%s", sampled[i].set);
+        cr_expect (r.mem.dram_read_bytes >= sampled[i].dram_lo &&
+                       r.mem.dram_read_bytes <= sampled[i].dram_hi,
+                   "%s: %" G_GUINT64_FORMAT " B", sampled[i].set,
+                   r.mem.dram_read_bytes);
+    }
+}
+
+/* run_replay_l2: the L2 a whole launch leaves, from its accesses.  On
+ * the A100 (128 B lines of four 32 B sectors, 40 MB):
+ * - vecadd of 2^20 floats reads A and B and writes C, 4 MB each: 3 x
+ *   2^22 / 128 = 98,304 lines, C's 2^22 / 32 = 131,072 sectors dirty;
+ * - sgemm-4 at 256 reads A, B and C (beta is not 0) and writes C, 256
+ *   KB each: 6,144 lines, 8,192 sectors dirty;
+ * - in an L2 of 16 KB, at most its 128 lines, and since a launch ends
+ *   storing C, the last lines touched are C's, all dirty (every
+ *   sector). */
+Test (kern, a_replayed_l2_holds_what_a_launch_touched)
+{
+    static const struct {
+        const char *set, *kernel;
+        gint64 size;
+        guint64 lines, dirty;
+    } cases[] = {
+        { NULL, "vecadd", 1 << 20, 98304, 131072 },
+        { NULL, "sgemm-4", 256, 6144, 8192 },
+        { "device.l2_kib=16", "vecadd", 1 << 20, 128, 512 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *sets[] = { cases[i].set, NULL };
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Preset) p = preset_load ("a100", NULL, sets, &error);
+        cr_assert_not_null (p, "%s", error ? error->message : "");
+        const GpuSpec *s = preset_spec (p);
+        g_autoptr (KernInstance) k = make (s, cases[i].kernel, cases[i].size,
+                                           NULL);
+        g_autoptr (Cache) l2 = run_replay_l2 (s, k, 108);
+        guint64 lines, dirty;
+        cache_census (l2, &lines, &dirty);
+        cr_expect_eq (lines, cases[i].lines, "%s: %" G_GUINT64_FORMAT " lines",
+                      cases[i].kernel, lines);
+        cr_expect_eq (dirty, cases[i].dirty, "%s: %" G_GUINT64_FORMAT
+                      " dirty sectors", cases[i].kernel, dirty);
+    }
 }

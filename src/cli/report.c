@@ -15,6 +15,23 @@
 #include "models/kern_trace.h"
 #include "models/run.h"
 
+/* The L2 the timed launches started from (RunWarm). */
+static const char *
+warm_text (RunWarm warm)
+{
+    switch (warm) {
+    case RUN_WARM_LEFT:
+        return "from the L2 the warm-up left";
+    case RUN_WARM_REPLAYED:
+        return "from the L2 a whole launch leaves (the warm-up was "
+               "sampled: its global accesses replayed, untimed)";
+    case RUN_COLD:
+        break;
+    }
+    return "cold (the warm-up was sampled, and its data outgrow the L2: "
+           "each launch starts on what the one before touched longest ago)";
+}
+
 static void
 text_report (GString *o, const GpuSpec *s, const KernInstance *k,
              const RunResult *r)
@@ -43,10 +60,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                 " back to back after a warm-up, %.2f us "
                                 "apart: one below, %s\n", r->launches,
                                 s->device.launch_gap_us,
-                                r->warm_simulated
-                                    ? "from the L2 the warm-up left"
-                                    : "cold (the warm-up was sampled, so "
-                                      "its L2 is not a whole launch's)");
+                                warm_text (r->warm));
     g_string_append_printf (o, "cycles               %" G_GUINT64_FORMAT "\n"
                             "time                 %.4f ms%s\n"
                             "throughput           %.1f GFLOP/s\n"
@@ -157,7 +171,13 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "detailed_sms", r->detailed_sms);
     member_int (b, "launches", (gint64) r->launches);
     json_builder_set_member_name (b, "warm_l2_simulated");
-    json_builder_add_boolean_value (b, r->warm_simulated);
+    json_builder_add_boolean_value (b, r->warm != RUN_COLD);
+    json_builder_set_member_name (b, "warm_l2_from");
+    if (r->warm == RUN_COLD)
+        json_builder_add_null_value (b);
+    else
+        json_builder_add_string_value (b, r->warm == RUN_WARM_LEFT
+                                              ? "warm-up" : "replay");
     member_double (b, "kernel_ms", r->kernel_ms);
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models/run.h"
+#include "models/run_replay.h"
 #include "models/run_sample.h"
 #include "models/run_sim.h"
 
@@ -91,22 +92,32 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * 1b), then the timed ones, each starting from the L2 the one before
  * left and with the L1s empty, as at every kernel's start.  'out' holds
  * the warm-up; the first timed launch is simulated from its L2 and
- * stands for them all.  A warm-up that was sampled over part of the
- * launch (some blocks, a cut loop) left no whole launch's L2 -- a
- * launch from it found nearly all its data there, sgemm-7 at 2048 on
+ * stands for them all (RunWarm).  A warm-up that was sampled over part
+ * of the launch (some blocks, a cut loop) left no whole launch's L2 --
+ * a launch from it found nearly all its data there, sgemm-7 at 2048 on
  * the A100 3.9 % faster than cold where an exact pair gave 1.0 % -- so
- * then the timed launches are taken as the warm-up (RunL2). */
+ * then its accesses are replayed into one (run_replay.h), where its
+ * data fit: where it read no more from DRAM than the L2 holds.  Where
+ * they do not, each launch starts where the one before started, on the
+ * data it touched longest ago, which LRU evicts first, and the timed
+ * launches are taken as cold. */
 static void
 warm_launches (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *options, gboolean sampled, RunResult *out,
                RunL2 *l2)
 {
-    if (l2->left == NULL)
-        return;
+    RunWarm how = RUN_WARM_LEFT;
+    if (l2->left == NULL) {
+        if (out->mem.dram_read_bytes > (guint64) spec->device.l2_kib * 1024)
+            return;
+        l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
+                                               (guint64) out->occ.blocks_per_sm);
+        how = RUN_WARM_REPLAYED;
+    }
     RunResult warm = *out;
     RunL2 from = { l2->left, NULL, FALSE };
     one_launch (spec, k, options, sampled, &warm, &from);
-    warm.warm_simulated = TRUE;
+    warm.warm = how;
     warm.events += out->events;
     warm.simulated_instructions += out->simulated_instructions;
     *out = warm;

@@ -31,6 +31,17 @@ typedef enum {
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;
 
+/* The L2 the timed launches start from, with launches > 1: the one the
+ * warm-up left (a whole launch: exact, or sampled down to nothing);
+ * the one its address streams leave, replayed without timing where a
+ * sampled warm-up's data fit in the L2 (run_replay.h); or none, a
+ * cold start, where they do not. */
+typedef enum {
+    RUN_COLD,
+    RUN_WARM_LEFT,
+    RUN_WARM_REPLAYED
+} RunWarm;
+
 /* Told with none done as the run starts, then as blocks retire: 'done'
  * of the run's 'total' (a sampled run counts the blocks of its own,
  * shortened run, and starts again if it restarts with a shorter
@@ -89,8 +100,7 @@ typedef struct {
     int detailed_sms;           /* simulated in full; the rest mirrored */
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
-    gboolean warm_simulated;    /* they were simulated from a warm-up
-                                 * launch's L2 (else cold, as it) */
+    RunWarm warm;               /* the L2 they were simulated from */
 } RunResult;
 
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,

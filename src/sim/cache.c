@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/cache.h"
+#include "sim/sim.h"
 
 #define CACHE_EMPTY G_MAXUINT64
 
@@ -259,4 +260,17 @@ cache_copy (const Cache *c)
                 (gsize) c->assoc * sizeof (guint64));
     d->hit = d->miss = NO_SLOT;
     return d;
+}
+
+void
+cache_census (const Cache *c, guint64 *lines, guint64 *dirty_sectors)
+{
+    *lines = *dirty_sectors = 0;
+    for (guint64 s = 0; s < c->n_sets; s++) {
+        const guint64 *sectors = tags_of (c, s) + SET_SECTORS * c->assoc;
+        for (int w = 0; w < c->assoc; w++) {
+            *lines += sectors[w] != 0;
+            *dirty_sectors += (guint) sim_popcount32 ((guint32) (sectors[w] >> 32));
+        }
+    }
 }

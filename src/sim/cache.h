@@ -44,5 +44,8 @@ void cache_invalidate (Cache *c, guint64 line);
  * starts from, on a clock of its own. */
 Cache *cache_copy (const Cache *c);
 
+/* The lines 'c' holds and their dirty sectors, counted. */
+void cache_census (const Cache *c, guint64 *lines, guint64 *dirty_sectors);
+
 
 #endif

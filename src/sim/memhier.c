@@ -301,6 +301,14 @@ log2_or_none (int n)
     return n > 0 && (n & (n - 1)) == 0 ? sim_log2 ((guint64) n) : -1;
 }
 
+Cache *
+memhier_l2_new (const GpuSpec *spec)
+{
+    const SpecMem *m = &spec->mem;
+    return cache_new ((guint64) spec->device.l2_kib * 1024, m->l1_line_bytes,
+                      m->l1_sector_bytes, m->l2_assoc, TRUE);
+}
+
 MemSys *
 memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
 {
@@ -322,8 +330,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
                                  m->l1_sector_bytes, m->l1_assoc, FALSE);
         h->sm[i].slot_free = g_new0 (Cycle, h->n_slots);
     }
-    h->l2 = cache_new ((guint64) spec->device.l2_kib * 1024, m->l1_line_bytes,
-                       m->l1_sector_bytes, m->l2_assoc, TRUE);
+    h->l2 = memhier_l2_new (spec);
     bw_init (&h->l2_bw, per_cycle (spec, m->l2_bandwidth_gbs),
              (Cycle) m->l2_hit_latency_cycles);
     bw_init (&h->dram, per_cycle (spec, spec->device.dram_stream_gbs),
@@ -352,4 +359,17 @@ memhier_warm_l2 (MemSys *m, const Cache *l2)
     g_assert (m->ops == &hier_ops);
     cache_free (h->l2);
     h->l2 = cache_copy (l2);
+}
+
+/* As l2_read and l2_write leave the tags: a load's sectors present, a
+ * store's present and dirty.  What an eviction pushes out is dropped:
+ * no time passes here, so no bandwidth is spent. */
+void
+memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors, gboolean store)
+{
+    guint64 ready, evicted;
+    guint32 dirty;
+    guint32 fill = store ? sectors
+                         : sectors & ~cache_lookup (l2, line, sectors, &ready);
+    cache_fill (l2, line, fill, 0, store, &evicted, &dirty);
 }

@@ -61,4 +61,12 @@ const MemStats *memhier_stats (const MemSys *m);
 Cache *memhier_l2_copy (const MemSys *m);
 void memhier_warm_l2 (MemSys *m, const Cache *l2);
 
+/* An empty L2 of 'spec', and what a global access leaves in such an
+ * L2 of one of its lines (a line number: its address over the preset's
+ * line size) and sectors, timing aside: to rebuild the L2 a launch
+ * leaves from its address streams (run_replay.h). */
+Cache *memhier_l2_new (const GpuSpec *spec);
+void memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors,
+                       gboolean store);
+
 #endif

@@ -98,7 +98,8 @@ grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" |
 
 # --launches: 1 or more; the report says how many and whether they ran
 # from the L2 the warm-up left (vecadd of 2^20 floats fits the A100's;
-# sgemm-4 at 1024 is sampled over part of the launch, so not there),
+# sgemm-4 at 1024 is sampled over part of the launch, so its accesses
+# are replayed into one, unless its 12 MB outgrow the L2),
 # and JSON carries the count.
 for n in 0 -3; do
     expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches "$n"
@@ -108,9 +109,13 @@ done
 contains "$work/l" "launches             50 back to back after a warm-up"
 contains "$work/l" "from the L2 the warm-up left"
 "$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 >"$work/ls"
-contains "$work/ls" "cold (the warm-up was sampled, so its L2 is not a whole launch's)"
+contains "$work/ls" "from the L2 a whole launch leaves (the warm-up was sampled: its global accesses replayed, untimed)"
+"$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 \
+    --set device.l2_kib=4096 >"$work/ls"
+contains "$work/ls" "cold (the warm-up was sampled, and its data outgrow the L2"
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 \
     --format json >"$work/lj"
 contains "$work/lj" '"launches" : 50'
 contains "$work/lj" '"warm_l2_simulated" : true'
+contains "$work/lj" '"warm_l2_from" : "warm-up"'
 echo "run ok"

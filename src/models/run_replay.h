@@ -1,0 +1,20 @@
+/*
+ * run_replay.h -- the L2 a whole launch leaves, rebuilt from its
+ * address streams without timing: what back-to-back launches start
+ * from when the warm-up was sampled over part of the launch (run.c).
+ */
+#ifndef SMSIM_MODELS_RUN_REPLAY_H
+#define SMSIM_MODELS_RUN_REPLAY_H
+
+#include "models/kern.h"
+#include "sim/cache.h"
+#include "sim/spec.h"
+
+/* Every block's global accesses, the whole loop, through an empty L2's
+ * tags (memhier_l2_touch): 'per_wave' blocks at a time, their warps
+ * taking an instruction each in turn.  How far that is from the L2 a
+ * timed launch leaves: run_replay.c. */
+Cache *run_replay_l2 (const GpuSpec *spec, const KernInstance *k,
+                      guint64 per_wave);
+
+#endif
