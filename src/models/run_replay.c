@@ -5,12 +5,15 @@
  * The replay orders a wave's accesses as if its warps ran in lockstep,
  * and stands a small filter per block for the L1 that keeps the timed
  * run's hits from L2 (Seen).  Both matter only to which lines an
- * overfull set keeps, so the result is the timed launch's L2 where the
- * launch's data fit in it, and an approximation where they do not:
- * run.c replays only the first case.  It costs a pass over the global
- * accesses alone (mirror streams), on one core at 1024 on the A100: 0.04
- * s for sgemm-7, 1.6 s for sgemm-2, and 5.3 s for the naive kernel
- * with its 32 lines a load, on top of its two sampled runs' 8.7 s.
+ * overfull set keeps, so where the launch's data fit in the L2 the
+ * result is the timed launch's L2.  Where they do not it held up too:
+ * kernels 5 and 10 at 1024 on the A6000 (12 MB in 6 MB), run exact from
+ * a replayed L2, took the cycles of an exact pair to the cycle.  It
+ * costs a pass over the global accesses alone (mirror streams), on one
+ * core at 1024 on the A100: 0.04 s for sgemm-7, 1.6 s for sgemm-2, and
+ * 5.3 s for the naive kernel with its 32 lines a load, on top of its
+ * two sampled runs' 8.7 s; 64 times that at 4096.  So run.c replays
+ * only where the data fit.
  */
 #include "config.h"
 
