@@ -57,11 +57,13 @@ replay (Cache *l2, const GpuSpec *spec, const Seen *seen, guint64 block,
         const Instr *in)
 {
     const SpecMem *m = &spec->mem;
+    /* A power of two (coal.h): a shift, not a division a line. */
+    int shift = sim_log2 ((guint64) m->l1_line_bytes);
     CoalResult c;
     coal_access (in, m->l1_line_bytes, m->l1_sector_bytes, &c);
     for (int i = 0; i < c.lines; i++)
-        touch (l2, seen, block, c.line_addr[i] / (guint64) m->l1_line_bytes,
-               c.line_sectors[i], in->op == INSTR_STG);
+        touch (l2, seen, block, c.line_addr[i] >> shift, c.line_sectors[i],
+               in->op == INSTR_STG);
 }
 
 Cache *
