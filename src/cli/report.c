@@ -25,11 +25,30 @@ warm_text (RunWarm warm)
     case RUN_WARM_REPLAYED:
         return "from the L2 a whole launch leaves (the warm-up was "
                "sampled: its global accesses replayed, untimed)";
-    case RUN_COLD:
+    case RUN_WARM_OUTGROWN:
+        return "cold (the warm-up was sampled, and its data outgrow the "
+               "L2: each launch starts on what the one before touched "
+               "longest ago)";
+    case RUN_WARM_TOO_DEAR:
+        return "cold (the warm-up was sampled, and replaying its accesses "
+               "into a whole launch's L2 would take longer than a few "
+               "seconds)";
+    case RUN_WARM_NONE:
         break;
     }
-    return "cold (the warm-up was sampled, and its data outgrow the L2: "
-           "each launch starts on what the one before touched longest ago)";
+    return "cold";
+}
+
+/* The same for JSON's "warm_l2". */
+static const char *
+warm_name (RunWarm warm)
+{
+    static const char *const names[] = {
+        [RUN_WARM_NONE] = "none", [RUN_WARM_LEFT] = "warm-up",
+        [RUN_WARM_REPLAYED] = "replay", [RUN_WARM_OUTGROWN] = "cold-outgrown",
+        [RUN_WARM_TOO_DEAR] = "cold-replay-too-dear",
+    };
+    return names[warm];
 }
 
 static void
@@ -170,14 +189,13 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "waves", (gint64) r->waves);
     member_int (b, "detailed_sms", r->detailed_sms);
     member_int (b, "launches", (gint64) r->launches);
+    /* A warm L2, the warm-up's or a replayed one; "warm_l2" says which,
+     * or why the timed launches were taken as cold. */
     json_builder_set_member_name (b, "warm_l2_simulated");
-    json_builder_add_boolean_value (b, r->warm != RUN_COLD);
-    json_builder_set_member_name (b, "warm_l2_from");
-    if (r->warm == RUN_COLD)
-        json_builder_add_null_value (b);
-    else
-        json_builder_add_string_value (b, r->warm == RUN_WARM_LEFT
-                                              ? "warm-up" : "replay");
+    json_builder_add_boolean_value (b, r->warm == RUN_WARM_LEFT ||
+                                           r->warm == RUN_WARM_REPLAYED);
+    json_builder_set_member_name (b, "warm_l2");
+    json_builder_add_string_value (b, warm_name (r->warm));
     member_double (b, "kernel_ms", r->kernel_ms);
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);

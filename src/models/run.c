@@ -87,6 +87,18 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
     out->simulated_instructions = cost.instructions;
 }
 
+/* A replay's budget, in lines touched (run_replay_cost): about 5 s on
+ * one core; the naive kernel at 1024 on the A100 touches 1.1 billion,
+ * at 1536 3.7 billion. */
+#define REPLAY_BUDGET_LINES 1.2e9
+
+/* The data fit where a replay pushes out at most one line in this many
+ * of the L2's.  The hash loads the sets unevenly (Poisson, 16 lines a
+ * set on average where the data would fill the L2 exactly), so even
+ * then a tenth are pushed out; one in 16 is by data of about 92 % of
+ * it. */
+#define REPLAY_FIT_EVICTIONS 16
+
 /* Launches back to back, as published figures are timed: a warm-up
  * launch (the harness's verification run, ../shared/data/README.md
  * 1b), then the timed ones, each starting from the L2 the one before
@@ -97,14 +109,17 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * a launch from it found nearly all its data there, sgemm-7 at 2048 on
  * the A100 3.9 % faster than cold where an exact pair gave 1.0 % -- so
  * then its accesses are replayed into one (run_replay.h), where its
- * data fit: where it read no more from DRAM than the L2 holds.  Where
- * they do not, each launch starts where the one before started, on the
- * data it touched longest ago, which LRU evicts first, and the timed
- * launches are taken as cold: that skips a replay that costs as much as
- * the launch's global accesses (run_replay.c) for 1 % or so -- exact
- * pairs of kernels 5 and 10 at 1024 on the A6000 (12 MB in 6 MB) are
- * 0.5 and 1.2 % slower than cold, as the launch before leaves C dirty,
- * and kernel 7 at 2048 on the A100 (48 MB in 40 MB) 1.0 % faster. */
+ * data fit.  Where they do not, each launch starts where the one
+ * before started, on the data it touched longest ago, which LRU evicts
+ * first, and the timed launches are taken as cold: that skips a replay
+ * that costs as much as the launch's global accesses for 1 % or so --
+ * exact pairs of kernels 5 and 10 at 1024 on the A6000 (12 MB in 6 MB)
+ * are 0.5 and 1.2 % slower than cold, as the launch before leaves C
+ * dirty, and kernel 7 at 2048 on the A100 (48 MB in 40 MB) 1.0 %
+ * faster.  The replay itself tells whether they fit, by what it has to
+ * evict: the sampled warm-up's DRAM bytes, extrapolated, can be
+ * several times the data (pmpp-tiled at 1536 on the A100: about 90 MB
+ * for 27). */
 static void
 warm_launches (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *options, gboolean sampled, RunResult *out,
@@ -112,10 +127,19 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
 {
     RunWarm how = RUN_WARM_LEFT;
     if (l2->left == NULL) {
-        if (out->mem.dram_read_bytes > (guint64) spec->device.l2_kib * 1024)
+        guint64 lines = (guint64) spec->device.l2_kib * 1024 /
+                        (guint64) spec->mem.l1_line_bytes;
+        if (run_replay_cost (spec, k) > REPLAY_BUDGET_LINES) {
+            out->warm = RUN_WARM_TOO_DEAR;
             return;
+        }
         l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
-                                               (guint64) out->occ.blocks_per_sm);
+                                               (guint64) out->occ.blocks_per_sm,
+                                  lines / REPLAY_FIT_EVICTIONS);
+        if (l2->left == NULL) {
+            out->warm = RUN_WARM_OUTGROWN;
+            return;
+        }
         how = RUN_WARM_REPLAYED;
     }
     RunResult warm = *out;

@@ -31,15 +31,18 @@ typedef enum {
     RUN_SAMPLED         /* a window of the main loop, extrapolated */
 } RunMode;
 
-/* The L2 the timed launches start from, with launches > 1: the one the
- * warm-up left (a whole launch: exact, or sampled down to nothing);
- * the one its address streams leave, replayed without timing where a
- * sampled warm-up's data fit in the L2 (run_replay.h); or none, a
- * cold start, where they do not. */
+/* The L2 the timed launches start from, with launches > 1 (NONE: one
+ * launch): the one the warm-up left, a whole launch (exact, or sampled
+ * down to nothing); or, where a sampled warm-up covered part of it, the
+ * one a whole launch leaves, its accesses replayed without timing
+ * (run_replay.h); or none, a cold start, where the launch's data
+ * outgrow the L2 or a replay would cost too much (run.c). */
 typedef enum {
-    RUN_COLD,
+    RUN_WARM_NONE,
     RUN_WARM_LEFT,
-    RUN_WARM_REPLAYED
+    RUN_WARM_REPLAYED,
+    RUN_WARM_OUTGROWN,
+    RUN_WARM_TOO_DEAR
 } RunWarm;
 
 /* Told with none done as the run starts, then as blocks retire: 'done'

@@ -11,9 +11,10 @@
  * a replayed L2, took the cycles of an exact pair to the cycle.  It
  * costs a pass over the global accesses alone (mirror streams), on one
  * core at 1024 on the A100: 0.04 s for sgemm-7, 1.6 s for sgemm-2, and
- * 5.3 s for the naive kernel with its 32 lines a load, on top of its
+ * 5.0 s for the naive kernel with its 32 lines a load, on top of its
  * two sampled runs' 8.7 s; 64 times that at 4096.  So run.c replays
- * only where the data fit.
+ * only where the data fit, and 'max_evicted' stops a replay early
+ * where they do not.
  */
 #include "config.h"
 
@@ -27,22 +28,35 @@
  * (a warp instruction's most: COAL_MAX_LINES): a touch that would add
  * no sector and no dirt is left out.  Without it the naive kernel at
  * 1024 took 8.8 s, each warp's 32 rows of A touched 32 times over, line
- * by line, where an L1 would have served all but the first (with it,
- * 5.3 s: probing the filters is most of that).  Left out, a touch no
- * longer renews a line's place in the LRU order, nor brings back a line
- * its set evicted: in an L2 the data fit in, nothing. */
+ * by line, where an L1 would have served all but the first.  Left out,
+ * a touch no longer renews a line's place in the LRU order, nor brings
+ * back a line its set evicted: in an L2 the data fit in, nothing. */
 typedef struct {
     guint64 *line;      /* per block 'per_block' entries: line + 1, 0 empty */
-    guint32 *sectors;   /* present | dirty << 16 */
+    guint64 *sectors;   /* present | dirty << 32, as cache.c keeps them */
     guint64 per_block;  /* a power of two */
 } Seen;
+
+/* The filters' entries in all, at most: 16 MB.  A wave of a what-if
+ * GPU of thousands of SMs gets smaller filters, not hundreds of MB. */
+#define SEEN_ENTRIES (1u << 20)
+
+static void
+seen_init (Seen *seen, guint64 blocks, int warps)
+{
+    guint64 most = MAX (SEEN_ENTRIES / blocks, COAL_MAX_LINES);
+    guint64 want = MIN ((guint64) warps * COAL_MAX_LINES, most);
+    seen->per_block = (guint64) 1 << (g_bit_storage ((gulong) want) - 1);
+    seen->line = g_new (guint64, blocks * seen->per_block);
+    seen->sectors = g_new (guint64, blocks * seen->per_block);
+}
 
 static void
 touch (Cache *l2, const Seen *seen, guint64 block, guint64 line,
        guint32 sectors, gboolean store)
 {
     guint64 i = block * seen->per_block + (line & (seen->per_block - 1));
-    guint32 want = sectors | (store ? sectors << 16 : 0);
+    guint64 want = sectors | (store ? (guint64) sectors << 32 : 0);
     if (seen->line[i] == line + 1 && (seen->sectors[i] & want) == want)
         return;
     if (seen->line[i] != line + 1)
@@ -66,44 +80,78 @@ replay (Cache *l2, const GpuSpec *spec, const Seen *seen, guint64 block,
                in->op == INSTR_STG);
 }
 
-Cache *
-run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave)
+/* A wave's warps, an instruction each in turn until all have ended;
+ * FALSE once the L2 has evicted more than 'max_evicted' lines. */
+static gboolean
+replay_wave (Cache *l2, const GpuSpec *spec, const Seen *seen,
+             InstrStream **open, guint64 *of, guint n,
+             guint64 max_evicted)
 {
-    Cache *l2 = memhier_l2_new (spec);
+    while (n > 0) {
+        guint kept = 0;
+        for (guint i = 0; i < n; i++) {
+            const Instr *in = instr_stream_next (open[i]);
+            if (in == NULL) {
+                instr_stream_free (open[i]);
+                continue;
+            }
+            if (instr_info (in->op)->pipe == PIPE_LG)
+                replay (l2, spec, seen, of[i], in);
+            open[kept] = open[i];
+            of[kept++] = of[i];
+        }
+        n = kept;
+        if (cache_evictions (l2) > max_evicted) {
+            for (guint i = 0; i < n; i++)
+                instr_stream_free (open[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+Cache *
+run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
+               guint64 max_evicted)
+{
+    g_autoptr (Cache) l2 = memhier_l2_new (spec);
     guint64 blocks = kern_blocks (k);
     int warps = kern_warps (k);
-    g_autoptr (GPtrArray) open =
-        g_ptr_array_new_with_free_func ((GDestroyNotify) instr_stream_free);
-    g_autoptr (GArray) of = g_array_new (FALSE, FALSE, sizeof (guint));
     guint64 wave = MIN (per_wave, blocks);
-    guint64 per_block = (guint64) 1 << g_bit_storage ((gulong) warps * COAL_MAX_LINES - 1);
-    g_autofree guint64 *seen_line = g_new (guint64, wave * per_block);
-    g_autofree guint32 *seen_sectors = g_new (guint32, wave * per_block);
-    Seen seen = { seen_line, seen_sectors, per_block };
-    /* Sectors fit a Seen entry's half (every preset has four). */
-    g_assert (spec->mem.l1_line_bytes / spec->mem.l1_sector_bytes <= 16);
+    g_autofree InstrStream **open = g_new (InstrStream *, wave * (guint64) warps);
+    g_autofree guint64 *of = g_new (guint64, wave * (guint64) warps);
+    Seen seen;
     g_assert (per_wave > 0);
-    for (guint64 first = 0; first < blocks; first += per_wave) {
-        memset (seen_line, 0, sizeof *seen_line * wave * per_block);
+    seen_init (&seen, wave, warps);
+    gboolean fit = TRUE;
+    for (guint64 first = 0; first < blocks && fit; first += per_wave) {
+        guint n = 0;
+        memset (seen.line, 0, sizeof *seen.line * wave * seen.per_block);
         for (guint64 b = first; b < MIN (blocks, first + per_wave); b++)
             for (int w = 0; w < warps; w++) {
-                guint at = (guint) (b - first);
-                g_ptr_array_add (open, kern_open_mirror_window (k, b, w,
-                                                                k->iterations));
-                g_array_append_val (of, at);
+                open[n] = kern_open_mirror_window (k, b, w, k->iterations);
+                of[n++] = b - first;
             }
-        while (open->len > 0)
-            for (guint i = 0; i < open->len;) {
-                const Instr *in = instr_stream_next (open->pdata[i]);
-                if (in == NULL) {
-                    g_ptr_array_remove_index (open, i);
-                    g_array_remove_index (of, i);
-                    continue;
-                }
-                if (instr_info (in->op)->pipe == PIPE_LG)
-                    replay (l2, spec, &seen, g_array_index (of, guint, i), in);
-                i++;
-            }
+        fit = replay_wave (l2, spec, &seen, open, of, n, max_evicted);
     }
-    return l2;
+    g_free (seen.line);
+    g_free (seen.sectors);
+    return fit ? g_steal_pointer (&l2) : NULL;
+}
+
+double
+run_replay_cost (const GpuSpec *spec, const KernInstance *k)
+{
+    g_autoptr (InstrStream) s = kern_open_mirror_window (k, 0, 0,
+                                                         k->iterations);
+    const Instr *in;
+    double lines = 0;
+    while ((in = instr_stream_next (s)) != NULL)
+        if (instr_info (in->op)->pipe == PIPE_LG) {
+            CoalResult c;
+            coal_access (in, spec->mem.l1_line_bytes,
+                         spec->mem.l1_sector_bytes, &c);
+            lines += MAX (c.lines, 1);
+        }
+    return lines * (double) kern_warps (k) * (double) kern_blocks (k);
 }

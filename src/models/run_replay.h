@@ -12,9 +12,14 @@
 
 /* Every block's global accesses, the whole loop, through an empty L2's
  * tags (memhier_l2_touch): 'per_wave' blocks at a time, their warps
- * taking an instruction each in turn.  How far that is from the L2 a
- * timed launch leaves: run_replay.c. */
+ * taking an instruction each in turn.  NULL as soon as the L2 has had
+ * to push out more than 'max_evicted' lines to make room.  How far the
+ * result is from the L2 a timed launch leaves: run_replay.c. */
 Cache *run_replay_l2 (const GpuSpec *spec, const KernInstance *k,
-                      guint64 per_wave);
+                      guint64 per_wave, guint64 max_evicted);
+
+/* What such a replay costs: the lines its accesses touch, from block
+ * 0's first warp, times the launch's warps. */
+double run_replay_cost (const GpuSpec *spec, const KernInstance *k);
 
 #endif

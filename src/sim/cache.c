@@ -39,6 +39,7 @@ struct Cache {
     int assoc;
     guint64 clock;      /* touches so far: the LRU order */
     guint64 empty;      /* empty ways: once none, a miss looks for none */
+    guint64 evictions;  /* lines a fill pushed out */
     gboolean hashed;
     guint64 set_magic;  /* for remainder40 (0: n_sets too large) */
     /* The last line found, to skip the scan when the same line comes
@@ -217,7 +218,10 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
             *evicted_line = *word (c, i, SET_TAG);
             *evicted_dirty = (guint32) (*sectors >> 32);
         }
-        c->empty -= *word (c, i, SET_TAG) == CACHE_EMPTY;
+        if (*word (c, i, SET_TAG) == CACHE_EMPTY)
+            c->empty--;
+        else
+            c->evictions++;
         *word (c, i, SET_TAG) = line;
         *sectors = 0;
         *word (c, i, SET_READY) = 0;
@@ -273,4 +277,10 @@ cache_census (const Cache *c, guint64 *lines, guint64 *dirty_sectors)
             *dirty_sectors += (guint) sim_popcount32 ((guint32) (sectors[w] >> 32));
         }
     }
+}
+
+guint64
+cache_evictions (const Cache *c)
+{
+    return c->evictions;
 }

@@ -44,8 +44,10 @@ void cache_invalidate (Cache *c, guint64 line);
  * starts from, on a clock of its own. */
 Cache *cache_copy (const Cache *c);
 
-/* The lines 'c' holds and their dirty sectors, counted. */
+/* The lines 'c' holds and their dirty sectors, counted; and the lines
+ * fills have pushed out so far (a copy starts from the original's). */
 void cache_census (const Cache *c, guint64 *lines, guint64 *dirty_sectors);
+guint64 cache_evictions (const Cache *c);
 
 
 #endif

@@ -113,9 +113,13 @@ contains "$work/ls" "from the L2 a whole launch leaves (the warm-up was sampled:
 "$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 \
     --set device.l2_kib=4096 >"$work/ls"
 contains "$work/ls" "cold (the warm-up was sampled, and its data outgrow the L2"
+"$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 \
+    --set device.l2_kib=4096 --format json >"$work/ls"
+contains "$work/ls" '"warm_l2" : "cold-outgrown"'
+contains "$work/ls" '"warm_l2_simulated" : false'
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 \
     --format json >"$work/lj"
 contains "$work/lj" '"launches" : 50'
 contains "$work/lj" '"warm_l2_simulated" : true'
-contains "$work/lj" '"warm_l2_from" : "warm-up"'
+contains "$work/lj" '"warm_l2" : "warm-up"'
 echo "run ok"
