@@ -99,6 +99,13 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * it. */
 #define REPLAY_FIT_EVICTIONS 16
 
+/* A sampled warm-up's DRAM bytes, extrapolated, overshoot the data by
+ * up to 3.3 times (pmpp-tiled at 1536 on the A100: about 90 MB for 27);
+ * past this many times the L2 the data cannot fit, and the replay is
+ * not tried.  That spares every SGEMM at 4096 (over 11 times the A100's
+ * L2) a replay that would give up: 0.03 to 0.16 s each. */
+#define REPLAY_TRIED_UP_TO 8
+
 /* Launches back to back, as published figures are timed: a warm-up
  * launch (the harness's verification run, ../shared/data/README.md
  * 1b), then the timed ones, each starting from the L2 the one before
@@ -117,9 +124,8 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * are 0.5 and 1.2 % slower than cold, as the launch before leaves C
  * dirty, and kernel 7 at 2048 on the A100 (48 MB in 40 MB) 1.0 %
  * faster.  The replay itself tells whether they fit, by what it has to
- * evict: the sampled warm-up's DRAM bytes, extrapolated, can be
- * several times the data (pmpp-tiled at 1536 on the A100: about 90 MB
- * for 27). */
+ * evict (REPLAY_FIT_EVICTIONS): the sampled warm-up's DRAM bytes,
+ * extrapolated, can be several times the data (REPLAY_TRIED_UP_TO). */
 static void
 warm_launches (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *options, gboolean sampled, RunResult *out,
@@ -127,8 +133,12 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
 {
     RunWarm how = RUN_WARM_LEFT;
     if (l2->left == NULL) {
-        guint64 lines = (guint64) spec->device.l2_kib * 1024 /
-                        (guint64) spec->mem.l1_line_bytes;
+        guint64 bytes = (guint64) spec->device.l2_kib * 1024;
+        guint64 lines = bytes / (guint64) spec->mem.l1_line_bytes;
+        if (out->mem.dram_read_bytes > REPLAY_TRIED_UP_TO * bytes) {
+            out->warm = RUN_WARM_OUTGROWN;
+            return;
+        }
         if (run_replay_cost (spec, k) > REPLAY_BUDGET_LINES) {
             out->warm = RUN_WARM_TOO_DEAR;
             return;
