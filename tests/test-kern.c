@@ -189,6 +189,61 @@ Test (kern, run_reports_progress)
                       i, got.done[i]);
 }
 
+/* Every call a progress callback saw. */
+static void
+seen_all (void *ctx, guint64 done, guint64 total)
+{
+    GArray *calls = ctx;
+    guint64 call[2] = { done, total };
+    g_array_append_vals (calls, call, 2);
+}
+
+/* Where the L2 is replayed (warm_launches), the replay has the first
+ * half of the timed launch's half of the bar, its W waves reported at
+ * 0, 1 ... W: of a bar of 2S (S, the warm-up's units), at (2S + iS/W) /
+ * 2, between the warm-up's end at S and the timed launch's start at
+ * 3S/2.  sgemm-4 at 1024 on the A100, sampled: 256 blocks, W of them
+ * 108 x (blocks an SM) a wave; the bar then runs to 2S of 2S. */
+Test (kern, a_replay_has_its_share_of_the_bar, .timeout = 60)
+{
+    g_autoptr (Preset) p = tu_preset ("a100");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-4", 1024, NULL);
+    g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint64));
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
+                     .progress = seen_all, .progress_ctx = calls,
+                     .launches = 50 };
+    RunResult r;
+    g_autoptr (GError) error = NULL;
+    cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+               error ? error->message : "");
+    cr_assert_eq (r.warm, RUN_WARM_REPLAYED);
+    const guint64 *c = (const guint64 *) (void *) calls->data;
+    guint n = calls->len / 2;
+    cr_assert_gt (n, 0);
+    guint64 whole = c[2 * (n - 1) + 1], half = whole / 2;
+    guint64 waves = (256 + 108 * (guint64) r.occ.blocks_per_sm - 1) /
+                    (108 * (guint64) r.occ.blocks_per_sm);
+    cr_assert_gt (waves, 1, "a replay of one wave reports nothing inside");
+    cr_expect_eq (c[2 * (n - 1)], whole, "the bar ends at %" G_GUINT64_FORMAT
+                  " of %" G_GUINT64_FORMAT, c[2 * (n - 1)], whole);
+    /* The calls strictly inside the replay's quarter, in order. */
+    guint64 want = 1;
+    for (guint i = 0; i < n; i++) {
+        guint64 at = c[2 * i];
+        cr_expect_eq (c[2 * i + 1], whole);
+        if (at <= half || at >= half + half / 2)
+            continue;
+        cr_expect_eq (at, (2 * half + want * half / waves) / 2,
+                      "call %u at %" G_GUINT64_FORMAT ": wave %" G_GUINT64_FORMAT
+                      " of %" G_GUINT64_FORMAT, i, at, want, waves);
+        want++;
+    }
+    cr_expect_eq (want, waves, "%" G_GUINT64_FORMAT " calls inside the "
+                  "replay's quarter, want %" G_GUINT64_FORMAT, want - 1,
+                  waves - 1);
+}
+
 Test (kern, timing_needs_a_timing_preset)
 {
     g_autoptr (Preset) p = tu_preset ("k40");
@@ -1517,7 +1572,8 @@ Test (kern, a_replayed_l2_holds_what_a_launch_touched, .timeout = 60)
         const GpuSpec *s = preset_spec (p);
         g_autoptr (KernInstance) k = make (s, cases[i].kernel, cases[i].size,
                                            NULL);
-        g_autoptr (Cache) l2 = run_replay_l2 (s, k, 108, cases[i].max_evicted);
+        g_autoptr (Cache) l2 = run_replay_l2 (s, k, 108, cases[i].max_evicted,
+                                              NULL, NULL);
         guint64 lines = 0, dirty = 0;
         if (cases[i].lines == 0) {
             cr_expect_null (l2, "case %u: replayed, not given up", i);

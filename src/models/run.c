@@ -106,6 +106,34 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * L2) a replay that would give up: 0.03 to 0.16 s each. */
 #define REPLAY_TRIED_UP_TO 8
 
+/* With a warm-up launch, each simulated launch is half the bar, and a
+ * replay (warm_launches) the first half of the timed launch's half:
+ * parts that start 'from' quarters in and fill 'quarters', in the
+ * warm-up's units (its 'total') of twice them. */
+typedef struct {
+    RunProgressFn fn;       /* NULL: no bar */
+    void *ctx;
+    guint64 scale;
+    guint64 from, quarters;
+} Bar;
+
+static void
+bar_progress (void *ctx, guint64 done, guint64 total)
+{
+    Bar *b = ctx;
+    if (b->from == 0)
+        b->scale = total;
+    guint64 s = b->scale, part = total > 0 ? done * s / total : 0;
+    b->fn (b->ctx, (b->from * s + b->quarters * part) / 2, 2 * s);
+}
+
+static void
+bar_part (Bar *b, guint64 from, guint64 quarters)
+{
+    b->from = from;
+    b->quarters = quarters;
+}
+
 /* Launches back to back, as published figures are timed: a warm-up
  * launch (the harness's verification run, ../shared/data/README.md
  * 1b), then the timed ones, each starting from the L2 the one before
@@ -129,7 +157,7 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
 static void
 warm_launches (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *options, gboolean sampled, RunResult *out,
-               RunL2 *l2)
+               RunL2 *l2, Bar *bar)
 {
     RunWarm how = RUN_WARM_LEFT;
     if (l2->left == NULL) {
@@ -143,14 +171,17 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
             out->warm = RUN_WARM_TOO_DEAR;
             return;
         }
+        bar_part (bar, 2, 1);
         l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
                                                (guint64) out->occ.blocks_per_sm,
-                                  lines / REPLAY_FIT_EVICTIONS);
+                                  lines / REPLAY_FIT_EVICTIONS,
+                                  bar->fn != NULL ? bar_progress : NULL, bar);
         if (l2->left == NULL) {
             out->warm = RUN_WARM_OUTGROWN;
             return;
         }
         how = RUN_WARM_REPLAYED;
+        bar_part (bar, 3, 1);
     }
     RunResult warm = *out;
     RunL2 from = { l2->left, NULL, FALSE };
@@ -159,20 +190,6 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
     warm.events += out->events;
     warm.simulated_instructions += out->simulated_instructions;
     *out = warm;
-}
-
-/* With a warm-up launch, each simulated launch is half the bar. */
-typedef struct {
-    RunProgressFn fn;
-    void *ctx;
-    guint64 half;
-} HalfBar;
-
-static void
-half_progress (void *ctx, guint64 done, guint64 total)
-{
-    HalfBar *h = ctx;
-    h->fn (h->ctx, h->half * total + done, 2 * total);
 }
 
 gboolean
@@ -223,15 +240,15 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     out->launches = MAX (options->launches, 1);
     RunL2 l2 = { NULL, NULL, out->launches > 1 };
     RunOptions o = *options;
-    HalfBar bar = { options->progress, options->progress_ctx, 0 };
+    Bar bar = { options->progress, options->progress_ctx, 0, 0, 2 };
     if (out->launches > 1 && options->progress != NULL) {
-        o.progress = half_progress;
+        o.progress = bar_progress;
         o.progress_ctx = &bar;
     }
     one_launch (spec, k, &o, sampled, out, &l2);
-    bar.half = 1;
+    bar_part (&bar, 2, 2);
     if (out->launches > 1)
-        warm_launches (spec, k, &o, sampled, out, &l2);
+        warm_launches (spec, k, &o, sampled, out, &l2, &bar);
     g_clear_pointer (&l2.left, cache_free);
     figures (spec, k, out);
     return TRUE;

@@ -112,7 +112,8 @@ replay_wave (Cache *l2, const GpuSpec *spec, const Seen *seen,
 
 Cache *
 run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
-               guint64 max_evicted)
+               guint64 max_evicted, RunProgressFn progress,
+               void *progress_ctx)
 {
     g_autoptr (Cache) l2 = memhier_l2_new (spec);
     guint64 blocks = kern_blocks (k);
@@ -124,7 +125,10 @@ run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
     g_assert (per_wave > 0);
     seen_init (&seen, wave, warps);
     gboolean fit = TRUE;
+    guint64 waves = (blocks + per_wave - 1) / per_wave;
     for (guint64 first = 0; first < blocks && fit; first += per_wave) {
+        if (progress != NULL)
+            progress (progress_ctx, first / per_wave, waves);
         guint n = 0;
         memset (seen.line, 0, sizeof *seen.line * wave * seen.per_block);
         for (guint64 b = first; b < MIN (blocks, first + per_wave); b++)
@@ -134,6 +138,8 @@ run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
             }
         fit = replay_wave (l2, spec, &seen, open, of, n, max_evicted);
     }
+    if (fit && progress != NULL)
+        progress (progress_ctx, waves, waves);
     g_free (seen.line);
     g_free (seen.sectors);
     return fit ? g_steal_pointer (&l2) : NULL;
