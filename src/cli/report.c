@@ -340,6 +340,11 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
                  r.simulated_instructions, wall,
                  (double) r.simulated_instructions / wall / 1e6, r.events,
                  ru.ru_maxrss);
+        /* Its seconds are in the rate's; its work is of another kind. */
+        if (r.replay_lines > 0)
+            fprintf (stderr, "smsim %s: the seconds include replaying the "
+                     "launch's accesses into the L2, %.0f million line "
+                     "touches at most\n", cmd->name, r.replay_lines / 1e6);
     }
     return CLI_EXIT_OK;
 }

@@ -167,10 +167,12 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
             out->warm = RUN_WARM_OUTGROWN;
             return;
         }
-        if (run_replay_cost (spec, k) > REPLAY_BUDGET_LINES) {
+        double cost = run_replay_cost (spec, k);
+        if (cost > REPLAY_BUDGET_LINES) {
             out->warm = RUN_WARM_TOO_DEAR;
             return;
         }
+        out->replay_lines = cost;
         bar_part (bar, 2, 1);
         l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
                                                (guint64) out->occ.blocks_per_sm,

@@ -104,6 +104,7 @@ typedef struct {
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
     RunWarm warm;               /* the L2 they were simulated from */
+    double replay_lines;        /* a replay's work (run_replay_cost), or 0 */
 } RunResult;
 
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,

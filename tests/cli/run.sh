@@ -108,8 +108,10 @@ done
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1048576 --launches 50 >"$work/l"
 contains "$work/l" "launches             50 back to back after a warm-up"
 contains "$work/l" "from the L2 the warm-up left"
-"$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 >"$work/ls"
+"$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 --verbose \
+    >"$work/ls" 2>"$work/lv"
 contains "$work/ls" "from the L2 a whole launch leaves (the warm-up was sampled: its global accesses replayed, untimed)"
+contains "$work/lv" "the seconds include replaying the launch's accesses into the L2"
 "$SMSIM" run --gpu a100 --kernel sgemm-4 --size 1024 --launches 50 \
     --set device.l2_kib=4096 >"$work/ls"
 contains "$work/ls" "cold (the warm-up was sampled, and its data outgrow the L2"
