@@ -203,7 +203,8 @@ seen_all (void *ctx, guint64 done, guint64 total)
  * 0, 1 ... W: of a bar of 2S (S, the warm-up's units), at (2S + iS/W) /
  * 2, between the warm-up's end at S and the timed launch's start at
  * 3S/2.  sgemm-4 at 1024 on the A100, sampled: 256 blocks, W of them
- * 108 x (blocks an SM) a wave; the bar then runs to 2S of 2S. */
+ * 108 x (blocks an SM) a wave; the bar then runs to 2S of 2S.  Where
+ * the launch is taken as cold instead, the bar ends too. */
 Test (kern, a_replay_has_its_share_of_the_bar, .timeout = 60)
 {
     g_autoptr (Preset) p = tu_preset ("a100");
@@ -242,6 +243,24 @@ Test (kern, a_replay_has_its_share_of_the_bar, .timeout = 60)
     cr_expect_eq (want, waves, "%" G_GUINT64_FORMAT " calls inside the "
                   "replay's quarter, want %" G_GUINT64_FORMAT, want - 1,
                   waves - 1);
+
+    /* Taken as cold (12 MB in an L2 of 4 MB): no timed launch, and the
+     * bar ends all the same. */
+    const char *sets[] = { "device.l2_kib=4096", NULL };
+    g_autoptr (Preset) small = preset_load ("a100", NULL, sets, &error);
+    cr_assert_not_null (small);
+    g_autoptr (KernInstance) k4 = make (preset_spec (small), "sgemm-4", 1024,
+                                        NULL);
+    g_array_set_size (calls, 0);
+    cr_assert (run_kernel (preset_spec (small), k4, &o, &r, &error), "%s",
+               error ? error->message : "");
+    cr_assert_eq (r.warm, RUN_WARM_OUTGROWN);
+    c = (const guint64 *) (void *) calls->data;
+    n = calls->len / 2;
+    cr_assert_gt (n, 0);
+    cr_expect (c[2 * (n - 1)] == c[2 * (n - 1) + 1] && c[2 * (n - 1)] > 0,
+               "the bar ends at %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+               c[2 * (n - 1)], c[2 * (n - 1) + 1]);
 }
 
 Test (kern, timing_needs_a_timing_preset)
