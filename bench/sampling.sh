@@ -4,13 +4,16 @@
 # (device.sm_count=8) so that these sizes run several waves and the
 # wave and tail extrapolation is exercised (issue 6 asks for 2 %).
 # Prints one line per run and the worst error; not a test (the exact
-# runs at 1024 take minutes).  SIZES and SMS narrow it down, e.g.
+# runs at 1024 take minutes).  SIZES, SMS and KERNELS narrow it down,
+# GPUS widens it to other presets (SMS=full keeps a preset's own SMs):
 #   SIZES=512 SMS=8 sh bench/sampling.sh
+#   GPUS="a100 h100" SIZES=2048 SMS=full sh bench/sampling.sh
 set -eu
 : "${SMSIM:=./smsim}"
 : "${SIZES:=256 512 1024}"
-: "${SMS:=84 8}"
+: "${SMS:=full 8}"
 : "${KERNELS:=1 2 3 4 5 6 7 8 9 10 11}"
+: "${GPUS:=a6000}"
 
 cycles() {   # cycles MODE ARGS...: the run's cycles; fails with smsim
     mode=$1
@@ -22,22 +25,24 @@ cycles() {   # cycles MODE ARGS...: the run's cycles; fails with smsim
 
 worst=0
 failed=0
-printf '%-5s %-9s %5s %12s %12s %8s\n' SMs kernel size exact sampled error
+printf '%-6s %-5s %-9s %5s %12s %12s %8s\n' GPU SMs kernel size exact sampled error
+for gpu in $GPUS; do
 for sms in $SMS; do
     for size in $SIZES; do
         for k in $KERNELS; do
-            set -- --gpu a6000 --set "device.sm_count=$sms" \
-                --kernel "sgemm-$k" --size "$size"
+            set -- --gpu "$gpu" --kernel "sgemm-$k" --size "$size"
+            [ "$sms" = full ] || set -- "$@" --set "device.sm_count=$sms"
             e=$(cycles exact "$@") && s=$(cycles sampled "$@") || {
-                echo "sampling.sh: sgemm-$k at $size on $sms SMs failed" >&2
+                echo "sampling.sh: sgemm-$k at $size on $gpu ($sms SMs) failed" >&2
                 failed=1
                 continue
             }
             err=$(awk -v e="$e" -v s="$s" 'BEGIN { printf "%.2f", 100 * (s - e) / e }')
-            printf '%-5s %-9s %5s %12s %12s %7s%%\n' "$sms" "sgemm-$k" "$size" "$e" "$s" "$err"
+            printf '%-6s %-5s %-9s %5s %12s %12s %7s%%\n' "$gpu" "$sms" "sgemm-$k" "$size" "$e" "$s" "$err"
             worst=$(awk -v w="$worst" -v x="$err" 'BEGIN { x = x < 0 ? -x : x; print (x > w) ? x : w }')
         done
     done
+done
 done
 echo "worst |sampled - exact| / exact: $worst %"
 exit $failed
