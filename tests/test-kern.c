@@ -955,7 +955,7 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
 /* Sampling where an SM holds two blocks and the launch runs many waves:
  * kernel 7 at 1024 on a 4-SM A6000 is 64 blocks, 2 per SM, so 8
  * waves, and 128 iterations, past the window.  The run takes 4 waves,
- * each block's iterations past the window at its SM's rate then, and
+ * each block's iterations past the window at the SMs' rate then, and
  * the 4 waves past the run go at the SMs' rate in the run's waves past
  * the first (run_sample.c).  Within 2 % of exact in cycles (issue 6).  (Where
  * this and the second wave's addition, used before, part ways is
