@@ -990,9 +990,9 @@ Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 120)
 }
 
 /* A block's iterations past the window go at the rate the SMs in full
- * did iterations with as many blocks beside it, in its wave, pooled
- * over those SMs (run_sample.c): kernel 8 on a 12-SM A6000, 4 SMs in
- * full and 8 mirrors, 2 blocks an SM.  At 512 (16 blocks, 64
+ * did iterations with its wave's blocks sharing their SMs with as many
+ * as it does, pooled over those SMs (run_sample.c): kernel 8 on a
+ * 12-SM A6000, 4 SMs in full and 8 mirrors, 2 blocks an SM.  At 512 (16 blocks, 64
  * iterations) with a window of 16 the 4 SMs in full hold 2 blocks and
  * the mirrors 1; at 768 (36 blocks, 96 iterations) with a window of 8
  * the 12 blocks of the partial last wave each run alone on an SM.

@@ -429,20 +429,23 @@ later_wave_added (const RunWindow *win, int detailed, guint64 row, guint64 run)
 /* Where the run would have ended with the whole loop: the latest, over
  * the SMs simulated in full, of an SM's last retirement plus each of
  * its blocks' 'more' iterations, at the rate the SMs did iterations
- * (their blocks' together) while a block of the same wave, with as many
- * blocks beside it, was between its 'lo'-th and 'hi'-th (2. at
+ * (their blocks' together) while a block of the same wave, sharing its
+ * SM with as many, was between its 'lo'-th and 'hi'-th (2. at
  * run_sampled).  Pooled over the SMs: blocks alike and alike placed
  * settle into different cycles of issue, and one SM's short span is a
  * noisy measure of the whole loop (kernel 5 at 2048 on the A100: the
  * tail's lone blocks on the four SMs in full ran at 407, 407, 516 and
- * 407 cycles a warp-iteration up to their 64th, and at 437 to 444 from
- * the 128th to the 256th; +8.2 % of exact with each SM's own rate,
- * +3.0 % pooled). */
+ * 407 cycles a warp-iteration up to their 64th, and, in a run of the
+ * whole loop, at 437 to 444 from the 128th to the 256th; +8.2 % of
+ * exact with each SM's own rate, +3.0 % pooled). */
 static double
 latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
             guint64 per_wave, int per_sm, int detailed, guint64 lo,
             guint64 hi, double more)
 {
+    /* A pool per wave and per count of blocks sharing the SM: capped at
+     * the blocks an SM holds, as one may retire and its successor start
+     * within the span. */
     guint64 pools = ((blocks + per_wave - 1) / per_wave) * (guint64) per_sm;
     g_autofree double *end = g_new0 (double, detailed);
     g_autofree double *span = g_new0 (double, pools);
@@ -466,7 +469,7 @@ latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
             Cycle from = probe_block_entered (probe, (guint64) b, lo);
             Cycle to = probe_block_entered (probe, (guint64) b, hi);
             guint64 n = 0;
-            int beside = 0;
+            int sharing = 0;    /* blocks that iterated then, itself too */
             pool[b] = -1;
             if (from == CYCLE_NEVER || to == CYCLE_NEVER)
                 continue;
@@ -474,12 +477,12 @@ latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
                 guint64 e = probe_block_entries_between (probe, (guint64) c,
                                                          from, to);
                 n += e;
-                beside += e > 0;
+                sharing += e > 0;
             }
             if (n == 0)
                 continue;
             pool[b] = (gint64) ((guint64) b / per_wave * (guint64) per_sm) +
-                      MIN (beside, per_sm) - 1;
+                      MIN (sharing, per_sm) - 1;
             span[pool[b]] += (double) (to - from);
             done[pool[b]] += (double) n;
         }
@@ -567,9 +570,9 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    start cost twice as much.
  * 2. The extrapolation.  Each block's iterations past 'w' lengthen
  *    its SM's run by the time the SMs in full took for that much work
- *    while blocks of its wave, with as many beside them as it had, were
- *    between a quarter and half of their window (latest_end); the run
- *    ends when the last SM does.  Not the SMs' average: where
+ *    while blocks of its wave, sharing their SMs with as many as it
+ *    did, were between a quarter and half of their window
+ *    (latest_end); the run ends when the last SM does.  Not the SMs' average: where
  *    the last wave leaves some SMs a block more than others, those end
  *    last (kernel 4 at 1024 on the A6000, every SM in full: 256 blocks,
  *    2 an SM, so 4 SMs run 4 blocks and 80 run 3; -15 % of exact with
