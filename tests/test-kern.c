@@ -992,16 +992,19 @@ Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 120)
 /* A block's iterations past the window go at the rate the SMs in full
  * did iterations with its wave's blocks sharing their SMs with as many
  * as it does, pooled over those SMs (run_sample.c): kernel 8 on a
- * 12-SM A6000, 4 SMs in full and 8 mirrors, 2 blocks an SM.  At 512 (16 blocks, 64
- * iterations) with a window of 16 the 4 SMs in full hold 2 blocks and
- * the mirrors 1; at 768 (36 blocks, 96 iterations) with a window of 8
+ * 12-SM A6000, 4 SMs in full and 8 mirrors, 2 blocks an SM.  At 512
+ * (16 blocks, 64 iterations) with a window of 16 the 4 SMs in full
+ * hold 2 blocks and the mirrors 1; at 768 (36 blocks, 96 iterations) with a window of 8
  * the 12 blocks of the partial last wave each run alone on an SM.
  * Each SM's own rate, over iterations 4-8 or 2-4, made these +3.1 and
  * +10.6 % of exact: the latest of four short measures is the highest
  * of four noisy ones.  Within 2 % (issue 6). */
 Test (kern, sampled_rate_is_pooled_over_the_sms, .timeout = 120)
 {
-    const struct { gint64 size; guint64 window; } runs[] = { { 512, 16 }, { 768, 8 } };
+    const struct {
+        gint64 size;
+        guint64 window;
+    } runs[] = { { 512, 16 }, { 768, 8 } };
     for (gsize i = 0; i < G_N_ELEMENTS (runs); i++) {
         Both b;
         run_window ("device.sm_count=12", "sgemm-8", runs[i].size, RUN_EXACT, 0,

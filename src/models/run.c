@@ -142,6 +142,33 @@ bar_done (Bar *b)
         b->fn (b->ctx, 2 * b->scale, 2 * b->scale);
 }
 
+/* The L2 a whole launch leaves, replayed into 'l2->left' where the
+ * sampled warm-up's data fit (RUN_WARM_REPLAYED); else why not, and
+ * 'l2->left' stays NULL.  The replay has the bar's third quarter, the
+ * timed launch then the fourth. */
+static RunWarm
+replayed_l2 (const GpuSpec *spec, const KernInstance *k, RunResult *out,
+             RunL2 *l2, Bar *bar)
+{
+    guint64 bytes = (guint64) spec->device.l2_kib * 1024;
+    guint64 lines = bytes / (guint64) spec->mem.l1_line_bytes;
+    if (out->mem.dram_read_bytes > REPLAY_TRIED_UP_TO * bytes)
+        return RUN_WARM_OUTGROWN;
+    double cost = run_replay_cost (spec, k);
+    if (cost > REPLAY_BUDGET_LINES)
+        return RUN_WARM_TOO_DEAR;
+    out->replay_lines = cost;
+    bar_part (bar, 2, 1);
+    l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
+                                           (guint64) out->occ.blocks_per_sm,
+                              lines / REPLAY_FIT_EVICTIONS,
+                              bar->fn != NULL ? bar_progress : NULL, bar);
+    if (l2->left == NULL)
+        return RUN_WARM_OUTGROWN;
+    bar_part (bar, 3, 1);
+    return RUN_WARM_REPLAYED;
+}
+
 /* Launches back to back, as published figures are timed: a warm-up
  * launch (the harness's verification run, ../shared/data/README.md
  * 1b), then the timed ones, each starting from the L2 the one before
@@ -167,34 +194,12 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *options, gboolean sampled, RunResult *out,
                RunL2 *l2, Bar *bar)
 {
-    RunWarm how = RUN_WARM_LEFT;
+    RunWarm how = l2->left != NULL ? RUN_WARM_LEFT
+                                   : replayed_l2 (spec, k, out, l2, bar);
     if (l2->left == NULL) {
-        guint64 bytes = (guint64) spec->device.l2_kib * 1024;
-        guint64 lines = bytes / (guint64) spec->mem.l1_line_bytes;
-        if (out->mem.dram_read_bytes > REPLAY_TRIED_UP_TO * bytes) {
-            out->warm = RUN_WARM_OUTGROWN;
-            bar_done (bar);
-            return;
-        }
-        double cost = run_replay_cost (spec, k);
-        if (cost > REPLAY_BUDGET_LINES) {
-            out->warm = RUN_WARM_TOO_DEAR;
-            bar_done (bar);
-            return;
-        }
-        out->replay_lines = cost;
-        bar_part (bar, 2, 1);
-        l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
-                                               (guint64) out->occ.blocks_per_sm,
-                                  lines / REPLAY_FIT_EVICTIONS,
-                                  bar->fn != NULL ? bar_progress : NULL, bar);
-        if (l2->left == NULL) {
-            out->warm = RUN_WARM_OUTGROWN;
-            bar_done (bar);
-            return;
-        }
-        how = RUN_WARM_REPLAYED;
-        bar_part (bar, 3, 1);
+        out->warm = how;
+        bar_done (bar);
+        return;
     }
     RunResult warm = *out;
     RunL2 from = { l2->left, NULL, FALSE };

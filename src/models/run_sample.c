@@ -572,11 +572,11 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    its SM's run by the time the SMs in full took for that much work
  *    while blocks of its wave, sharing their SMs with as many as it
  *    did, were between a quarter and half of their window
- *    (latest_end); the run ends when the last SM does.  Not the SMs' average: where
- *    the last wave leaves some SMs a block more than others, those end
- *    last (kernel 4 at 1024 on the A6000, every SM in full: 256 blocks,
- *    2 an SM, so 4 SMs run 4 blocks and 80 run 3; -15 % of exact with
- *    the average, -4.2 % with the latest).  The full waves past the
+ *    (latest_end); the run ends when the last SM does.  Not the SMs'
+ *    average: where the last wave leaves some SMs a block more than
+ *    others, those end last (kernel 4 at 1024 on the A6000, every SM
+ *    in full: 256 blocks, 2 an SM, so 4 SMs run 4 blocks and 80 run 3;
+ *    -15 % of exact with the average, -4.2 % with the latest).  The full waves past the
  *    run's are where an SM's blocks per wave part the cases:
  *    - One: a wave's blocks start one by one as the last wave's retire,
  *      so each full wave past the run's adds what one of the run's
