@@ -205,6 +205,13 @@ one_launch (const CmdEntry *cmd, const GpuSpec *spec, const OccOptions *o,
     g_autoptr (GError) error = NULL;
     g_autoptr (GString) out = g_string_new (NULL);
 
+    /* Clamped only to fit an int: occ_check refuses what is out of
+     * range, but the value it would name is the option's. */
+    if (o->carveout < -1 || o->carveout > 100) {
+        cli_error (cmd, "--carveout %" G_GINT64_FORMAT ": must be 0..100 "
+                        "(or -1, the default)", o->carveout);
+        return CLI_EXIT_FAIL;
+    }
     occ_compute (spec, &launch, &r);
     if (!occ_check (spec, &launch, &r, &error)) {
         cli_error (cmd, "%s", error->message);

@@ -32,8 +32,10 @@ typedef struct {
     char *from;
     char *kernel;
     char **params;
-    gint64 size, threads, regs, smem;
+    gint64 size, threads, regs, smem;    /* NOT_GIVEN: the figure's own */
 } PlotArgs;
+
+#define NOT_GIVEN G_MININT64
 
 static void
 list_figures (void)
@@ -179,15 +181,37 @@ check_takes (const CmdEntry *cmd, const FigDef *fig, const PlotArgs *a)
         const char *name;
         gboolean given;
     } opts[] = {
-        { "--size", a->size >= 0 }, { "--kernel", a->kernel != NULL },
-        { "--param", a->params != NULL }, { "--threads", a->threads >= 0 },
-        { "--regs", a->regs >= 0 }, { "--smem", a->smem >= 0 },
+        { "--size", a->size != NOT_GIVEN }, { "--kernel", a->kernel != NULL },
+        { "--param", a->params != NULL }, { "--threads", a->threads != NOT_GIVEN },
+        { "--regs", a->regs != NOT_GIVEN }, { "--smem", a->smem != NOT_GIVEN },
         { "--from", a->from != NULL },
     };
     for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
         if (opts[i].given && strstr (fig->options, opts[i].name) == NULL) {
             cli_error (cmd, "figure %s does not take %s (it takes %s)",
                        fig->name, opts[i].name, fig->options);
+            return FALSE;
+        }
+    return TRUE;
+}
+
+/* A count given out of range is an error, not the figure's default:
+ * a size must be positive, the occupancy launch's numbers at least 0. */
+static gboolean
+check_counts (const CmdEntry *cmd, const PlotArgs *a)
+{
+    const struct {
+        const char *name;
+        gint64 value, least;
+    } counts[] = {
+        { "--size", a->size, 1 }, { "--threads", a->threads, 0 },
+        { "--regs", a->regs, 0 }, { "--smem", a->smem, 0 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+        if (counts[i].value != NOT_GIVEN && counts[i].value < counts[i].least) {
+            cli_error (cmd, "%s %" G_GINT64_FORMAT ": give %" G_GINT64_FORMAT
+                            " or more", counts[i].name, counts[i].value,
+                       counts[i].least);
             return FALSE;
         }
     return TRUE;
@@ -211,9 +235,12 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
     }
     if (!all && !check_takes (cmd, fig_find (argv[1]), a))
         return FALSE;
+    if (!check_counts (cmd, a))
+        return FALSE;
     /* --size, --kernel ... mean something else in each figure. */
-    if (all && (a->size >= 0 || a->kernel != NULL || a->params != NULL ||
-                a->threads >= 0 || a->regs >= 0 || a->smem >= 0)) {
+    if (all && (a->size != NOT_GIVEN || a->kernel != NULL ||
+                a->params != NULL || a->threads != NOT_GIVEN ||
+                a->regs != NOT_GIVEN || a->smem != NOT_GIVEN)) {
         cli_error (cmd, "all draws each figure at its own defaults: --size, "
                         "--kernel, --param, --threads, --regs and --smem "
                         "name one figure's launch");
@@ -267,12 +294,12 @@ fig_options_from (FigOptions *o, const CliGpuOptions *gpu, const PlotArgs *a)
     o->gpu = gpu->gpu;
     o->config = gpu->config;
     o->sets = (const char *const *) gpu->sets;
-    o->size = a->size;
+    o->size = a->size != NOT_GIVEN ? a->size : -1;
     o->kernel = a->kernel;
     o->params = (const char *const *) a->params;
-    o->threads = a->threads;
-    o->regs = a->regs;
-    o->smem = a->smem;
+    o->threads = a->threads != NOT_GIVEN ? a->threads : -1;
+    o->regs = a->regs != NOT_GIVEN ? a->regs : -1;
+    o->smem = a->smem != NOT_GIVEN ? a->smem : -1;
 }
 
 static void
@@ -291,7 +318,8 @@ plot_exec (int argc, char **argv)
 {
     const CmdEntry *cmd = &cmd_plot_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
-    PlotArgs a = { .size = -1, .threads = -1, .regs = -1, .smem = -1 };
+    PlotArgs a = { .size = NOT_GIVEN, .threads = NOT_GIVEN,
+                   .regs = NOT_GIVEN, .smem = NOT_GIVEN };
     const GOptionEntry entries[] = {
         { "list", 'l', 0, G_OPTION_ARG_NONE, &a.list,
           "list the figures, their defaults and options", NULL },

@@ -117,7 +117,7 @@ run_exec (int argc, char **argv)
     const CmdEntry *cmd = &cmd_run_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
     g_auto (ReportOptions) ro = { 0 };
-    RunArgs a = { NULL, -1, NULL };
+    RunArgs a = { NULL, G_MININT64, NULL };    /* size: not given */
     const GOptionEntry entries[] = {
         { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a.kernel,
           "kernel model (see `smsim kernels`)", "ID" },
@@ -142,7 +142,7 @@ run_exec (int argc, char **argv)
         ;
     else if (argc > 1)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
-    else if (a.kernel == NULL || a.size < 0)
+    else if (a.kernel == NULL || a.size == G_MININT64)
         cli_error (cmd, "give --kernel ID and --size N (see `smsim kernels`)");
     else if (!report_format (&ro, &format, &error))
         cli_error (cmd, "%s", error->message);

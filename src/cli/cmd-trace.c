@@ -77,7 +77,7 @@ gen_exec (int argc, char **argv)
     g_auto (CliGpuOptions) gpu = { 0 };
     g_autofree char *kernel = NULL, *output = NULL;
     g_auto (GStrv) params = NULL;
-    gint64 size = -1;
+    gint64 size = G_MININT64;    /* not given */
     const GOptionEntry entries[] = {
         { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
           "kernel model (see `smsim kernels`)", "ID" },
@@ -104,7 +104,7 @@ gen_exec (int argc, char **argv)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
         return CLI_EXIT_USAGE;
     }
-    if (kernel == NULL || size < 0 || output == NULL) {
+    if (kernel == NULL || size == G_MININT64 || output == NULL) {
         cli_error (cmd, "give --kernel ID, --size N and -o FILE");
         return CLI_EXIT_USAGE;
     }

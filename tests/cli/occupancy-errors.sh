@@ -20,6 +20,9 @@ contains "$work/err" "166912"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem 50000
 contains "$work/err" "statically"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout 150
+contains "$work/err" "--carveout 150: must be 0..100"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout -7
+contains "$work/err" "--carveout -7: must be 0..100"
 expect_fail 2 "$SMSIM" occupancy --gpu k40 --threads 128 --regs 32 --dyn-smem 49153
 expect_fail 2 "$SMSIM" occupancy --gpu nosuch --threads 128 --regs 32
 contains "$work/err" "unknown GPU 'nosuch'"

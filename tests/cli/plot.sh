@@ -66,6 +66,14 @@ expect_fail 1 "$SMSIM" plot all --format gif
 expect_fail 1 "$SMSIM" plot all --size 1024
 expect_fail 1 "$SMSIM" plot occupancy --size 100
 contains "$work/err" "figure occupancy does not take --size"
+# Out of range is an error, not the figure's default.
+expect_fail 1 "$SMSIM" plot timeline --size -5
+contains "$work/err" "--size -5: give 1 or more"
+expect_fail 1 "$SMSIM" plot occupancy --threads -3
+contains "$work/err" "--threads -3: give 0 or more"
+# A kernel that cannot run at the figure's default size says so.
+expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 -o "$work/t.png"
+contains "$work/err" "default size (give --size)"
 expect_fail 1 "$SMSIM" plot coalescing --from "$work/v.csv"
 expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"

@@ -77,6 +77,9 @@ expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --smem -1
 contains "$work/err" "--smem -1: give 0 or more"
+# So is a negative --size, with its value, not taken for "none given".
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size -5
+contains "$work/err" "size -5: must be positive"
 
 # --window: at least 4 iterations, not with --exact, and only where
 # the launch has a main loop to cut (vecadd has none).
