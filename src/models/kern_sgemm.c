@@ -577,6 +577,49 @@ check_halves (const Sgemm *g)
     return NULL;
 }
 
+/* The block's threads cover its tile: each computes TM (x TN) results,
+ * kernel 4 a column of TM, the others TM x TN (kernels 10 and 11:
+ * check_warptile). */
+static const char *
+check_cover (const Sgemm *g)
+{
+    if (g->bm % g->tm || (g->kernel >= 5 && g->bn % g->tn))
+        return "TM must divide BM (and TN divide BN)";
+    if (g->kernel == 4 && (g->bm / g->tm) * g->bn != g->threads)
+        return "(BM/TM) x BN must equal THREADS";
+    if (g->kernel >= 5 && g->kernel < 10 &&
+        (g->bm / g->tm) * (g->bn / g->tn) != g->threads)
+        return "(BM/TM) x (BN/TN) must equal THREADS";
+    if (g->kernel >= 10 &&
+        (g->bm / g->wm) * (g->bn / g->wn) * 32 != g->threads)
+        return "(BM/WM) x (BN/WN) warps must equal THREADS / 32";
+    return NULL;
+}
+
+/* The loaders copy each tile, rows x cols, in whole passes of one load
+ * each (float4 from kernel 6 on): a row's loads must divide the
+ * loaders, and the tile's loads be a multiple of them.  Else the
+ * model's per-thread load count (shape_of) is a fraction, or zero. */
+static const char *
+check_passes (const Sgemm *g)
+{
+    int per = vectorized (g) ? 4 : 1;
+    const int tiles[2][2] = { { g->bm, g->bk }, { g->bk, g->bn } };
+    for (int i = 0; i < 2; i++) {
+        int rows = tiles[i][0], cols = tiles[i][1];
+        if (cols % per || g->loaders % (cols / per) ||
+            rows * (cols / per) % g->loaders)
+            return per == 4
+                ? "the block cannot load its tiles in whole passes of "
+                  "float4s: BK/4 and BN/4 must divide the loading threads, "
+                  "and BM*BK/4 and BK*BN/4 be multiples of them"
+                : "the block cannot load its tiles in whole passes: BK and "
+                  "BN must divide THREADS, and BM*BK and BK*BN be "
+                  "multiples of it";
+    }
+    return NULL;
+}
+
 static gboolean
 check (const Sgemm *g, const KernInstance *k, GError **error)
 {
@@ -593,21 +636,15 @@ check (const Sgemm *g, const KernInstance *k, GError **error)
     }
     if (why == NULL && g->kernel >= 10)
         why = check_warptile (g);
-    if (why == NULL && g->kernel >= 3) {
-        if (g->bm * g->bk % g->threads || g->bk * g->bn % g->threads)
-            why = "the block cannot load its tiles in whole passes "
-                  "(BM*BK and BK*BN must be multiples of THREADS)";
-        else if (g->kernel >= 5 && g->kernel < 10 &&
-                 (g->bm / g->tm) * (g->bn / g->tn) != g->threads)
-            why = "(BM/TM) x (BN/TN) must equal THREADS";
-        else if (g->kernel >= 10 &&
-                 (g->bm / g->wm) * (g->bn / g->wn) * 32 != g->threads)
-            why = "(BM/WM) x (BN/WN) warps must equal THREADS / 32";
-        else if (g->kernel >= 6 && (g->tm % 4 || g->tn % 4 || g->bk % 4))
-            why = "TM, TN and BK must be multiples of 4 (float4 accesses)";
-        else if (g->kernel == 11)
-            why = check_halves (g);
-    }
+    if (why == NULL && g->kernel >= 4)
+        why = check_cover (g);
+    if (why == NULL && g->kernel >= 6 &&
+        (g->tm % 4 || g->tn % 4 || g->bk % 4))
+        why = "TM, TN and BK must be multiples of 4 (float4 accesses)";
+    if (why == NULL && g->kernel == 11)
+        why = check_halves (g);
+    if (why == NULL && g->kernel >= 3)
+        why = check_passes (g);
     if (why == NULL && (g->m % (guint64) g->bm || g->n % (guint64) g->bn ||
                         g->k % (guint64) (g->kernel <= 2 ? 16 : g->bk))) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,

@@ -99,6 +99,9 @@ smem_limit (const GpuSpec *spec, const OccLaunch *l, OccResult *r)
     const SpecSm *sm = &spec->sm;
     if (l->static_smem_bytes > sm->smem_per_block)
         return OCC_STATIC_SMEM;
+    /* Before the sum, which a huge request would overflow. */
+    if (l->dyn_smem_bytes > sm->smem_per_block_optin)
+        return OCC_SMEM_PER_BLOCK;
     r->smem_per_block_raw = l->static_smem_bytes + l->dyn_smem_bytes +
                             sm->smem_reserved_per_block;
     r->smem_per_block = round_up (r->smem_per_block_raw, spec->alloc.smem_unit);
@@ -259,13 +262,20 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
                      "%s; more needs dynamic shared memory (--dyn-smem)",
                      l->static_smem_bytes, spec->sm.smem_per_block, gpu);
         break;
-    case OCC_SMEM_PER_BLOCK:
+    case OCC_SMEM_PER_BLOCK: {
+        /* Both are >= 0 here; their sum is shown where it fits. */
+        gboolean sums = l->dyn_smem_bytes <= G_MAXINT64 - l->static_smem_bytes;
+        g_autofree char *total = sums ? g_strdup_printf (
+            " = %" G_GINT64_FORMAT " B", l->static_smem_bytes +
+                                          l->dyn_smem_bytes) : g_strdup ("");
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
-                     "%" G_GINT64_FORMAT " B of shared memory per block cannot "
-                     "launch: %s allows at most %d B per block (with opt-in)",
-                     l->static_smem_bytes + l->dyn_smem_bytes, gpu,
+                     "%" G_GINT64_FORMAT " B static + %" G_GINT64_FORMAT
+                     " B dynamic%s of shared memory per block cannot launch: "
+                     "%s allows at most %d B per block (with opt-in)",
+                     l->static_smem_bytes, l->dyn_smem_bytes, total, gpu,
                      spec->sm.smem_per_block_optin);
         break;
+    }
     }
     return FALSE;
 }
@@ -274,7 +284,8 @@ void
 occ_textbook (const GpuSpec *spec, const OccLaunch *l, OccTextbook *e)
 {
     const double threads = (double) l->threads_per_block;
-    const double smem = (double) (l->static_smem_bytes + l->dyn_smem_bytes);
+    const double smem = (double) l->static_smem_bytes +
+                        (double) l->dyn_smem_bytes;
     memset (e, 0, sizeof *e);
     if (l->threads_per_block < 1)
         return;

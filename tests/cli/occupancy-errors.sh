@@ -19,6 +19,10 @@ expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --dyn-smem 2
 contains "$work/err" "166912"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem 50000
 contains "$work/err" "statically"
+# A request too large to add to the static amount is refused, not
+# wrapped into a negative size that fits (it showed 100 %).
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 --smem 49152 --dyn-smem 9223372036854775807
+contains "$work/err" "9223372036854775807 B dynamic of shared memory per block cannot launch"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout 150
 contains "$work/err" "--carveout 150: must be 0..100"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout -7

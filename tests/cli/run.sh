@@ -77,6 +77,14 @@ expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --smem -1
 contains "$work/err" "--smem -1: give 0 or more"
+# Tilings the model cannot lay out are refused with the rule they
+# break: kernel 6 with BK = 4 has 2 floats of A per thread, not a
+# float4 (it divided by zero), and kernel 4's 32 threads cannot cover
+# a 64 x 64 tile at 8 results each (it ran, wrongly).
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-6 --size 128 --param BK=4
+contains "$work/err" "whole passes of float4s"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --param THREADS=32
+contains "$work/err" "(BM/TM) x BN must equal THREADS"
 # So is a negative --size, with its value, not taken for "none given".
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size -5
 contains "$work/err" "size -5: must be positive"
