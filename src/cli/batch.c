@@ -97,10 +97,11 @@ parse_row (const Header *h, const GPtrArray *f, OccLaunch *l, char **why)
     return TRUE;
 }
 
-/* Append ",blocks,warps,occupancy,limiter,error" for one row. */
-static gboolean
+/* Append ",blocks,warps,occupancy,limiter,error" for one row, and
+ * count it. */
+static void
 answer_row (const GpuSpec *spec, const Header *h, const char *line,
-            guint lineno, GString *out)
+            guint lineno, GString *out, BatchCount *count)
 {
     g_autoptr (GPtrArray) fields = csv_split (line);
     g_autofree char *why = NULL;
@@ -113,18 +114,20 @@ answer_row (const GpuSpec *spec, const Header *h, const char *line,
         g_autofree char *message = g_strdup_printf ("line %u: %s", lineno, why);
         g_string_append (out, ",,,,,");
         csv_append_field (out, message);
-        return FALSE;
+        count->errors++;
+        count->unreadable++;
+        return;
     }
     occ_compute (spec, &launch, &r);
     if (!occ_check (spec, &launch, &r, &error)) {
         g_string_append (out, ",0,0,0.00,none,");
         csv_append_field (out, error->message);
-        return FALSE;
+        count->errors++;
+        return;
     }
     g_string_append_printf (out, ",%d,%d,%.2f,%s,", r.blocks_per_sm,
                             r.warps_per_sm, r.occupancy_pct,
                             occ_limiter_name (r.limiter, limiter, sizeof limiter));
-    return TRUE;
 }
 
 static char *
@@ -170,7 +173,7 @@ batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
         if (*line == '\0')
             continue;
         g_string_append (out, line);
-        count->errors += !answer_row (spec, &h, line, lineno, out);
+        answer_row (spec, &h, line, lineno, out, count);
         count->rows++;
         g_string_append_c (out, '\n');
     }

@@ -13,7 +13,8 @@
 
 typedef struct {
     guint rows;
-    guint errors;
+    guint errors;        /* rows with an error, of which: */
+    guint unreadable;    /* rows that could not be read (bad input) */
 } BatchCount;
 
 /* Read 'in' (named 'name' in messages), append the output CSV to 'out'.

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
@@ -249,10 +250,15 @@ batch (const CmdEntry *cmd, const GpuSpec *spec, const OccOptions *o)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
-    if (count.errors > 0)
-        cli_error (cmd, "%u of %u rows cannot launch or could not be read "
-                        "(see their error column)", count.errors, count.rows);
-    return CLI_EXIT_OK;
+    /* A launch that cannot run is an answer; a row that cannot be read
+     * is bad input, though the others are still answered. */
+    if (count.unreadable > 0)
+        cli_error (cmd, "%u of %u rows could not be read (see their error "
+                        "column)", count.unreadable, count.rows);
+    else if (count.errors > 0)
+        cli_error (cmd, "%u of %u rows cannot launch (see their error "
+                        "column)", count.errors, count.rows);
+    return count.unreadable > 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 static gboolean
@@ -261,6 +267,17 @@ check_options (const CmdEntry *cmd, const OccOptions *o, int argc,
 {
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
+        return FALSE;
+    }
+    /* The CSV gives each row's launch and the answer is CSV: one
+     * launch's options would be ignored, so they are refused. */
+    if (o->batch != NULL &&
+        (o->threads != G_MININT64 || o->regs != G_MININT64 || o->smem != 0 ||
+         o->dyn_smem != 0 || o->carveout != -1 ||
+         (o->format != NULL && strcmp (o->format, "csv") != 0))) {
+        cli_error (cmd, "--batch takes each launch from its CSV and answers "
+                        "in CSV: it does not take --threads, --regs, --smem, "
+                        "--dyn-smem, --carveout, or a --format but csv");
         return FALSE;
     }
     if (o->batch != NULL)
@@ -282,7 +299,8 @@ static const char description[] =
     "--batch reads a CSV with a header naming the columns\n"
     "regs,static_smem,block_size,dyn_smem,carveout (carveout empty or -1 =\n"
     "default) and writes each row back with blocks_per_sm,warps_per_sm,\n"
-    "occupancy,limiter,error appended (occupancy in %).\n\n"
+    "occupancy,limiter,error appended (occupancy in %), in CSV; a row that\n"
+    "cannot be read makes the exit status 2, the others still answered.\n\n"
     "Examples:\n"
     "  smsim occupancy --gpu v100 --threads 128 --regs 37\n"
     "  smsim occupancy --gpu a100 --threads 256 --regs 32 --smem 32768\n"

@@ -17,8 +17,10 @@ abc,0,128,0,
 32,0,128,0,150
 32,0,2000,0,
 CSV
-"$SMSIM" occupancy --gpu a100 --batch "$work/in.csv" -o "$work/out.csv" 2>"$work/err"
-contains "$work/err" "5 of 10 rows"
+# Rows that cannot be read (8-10) are bad input: exit 2, though every
+# row is answered and the output written whole.
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/in.csv" -o "$work/out.csv"
+contains "$work/err" "3 of 10 rows could not be read"
 cat >"$work/want" <<'CSV'
 regs,static_smem,block_size,dyn_smem,carveout,blocks_per_sm,warps_per_sm,occupancy,limiter,error
 33,0,512,0,,3,48,75.00,registers,
@@ -35,6 +37,17 @@ sed -n 9p "$work/out.csv" | grep -qF "32,0,128,,,,,line 9: 3 fields where the he
 sed -n 10p "$work/out.csv" | grep -qF "carveout = 150" || fail "row 10"
 sed -n 11p "$work/out.csv" | grep -qF "2000 threads" || fail "row 11"
 [ "$(wc -l <"$work/out.csv")" -eq 11 ] || fail "line count"
+
+# Rows that cannot launch are answers: exit 0, and a note of them.
+grep -v -e '^abc' -e '^32,0,128$' -e ',150$' -e '^$' "$work/in.csv" >"$work/launch.csv"
+"$SMSIM" occupancy --gpu a100 --batch "$work/launch.csv" -o "$work/launch.out" 2>"$work/err" ||
+    fail "a batch whose rows all read exited $?"
+contains "$work/err" "2 of 7 rows cannot launch"
+
+# One launch's options would be ignored with --batch: refused.
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --batch "$work/launch.csv" --format json
+contains "$work/err" "does not take"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --batch "$work/launch.csv" --threads 64
 
 # Columns are found by name; extra columns pass through; stdin works.
 printf 'note,block_size,carveout,regs,dyn_smem,static_smem\n"k3, A6000",1024,,37,0,8192\n' |
