@@ -142,6 +142,13 @@ read_line (GDataInputStream *data, const char *name, GError **error)
         g_error_free (local);
         return NULL;
     }
+    /* A NUL would end the row early, as a C string, dropping fields. */
+    if (line != NULL && memchr (line, '\0', length) != NULL) {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: a NUL byte: a CSV is text", name);
+        g_free (line);
+        return NULL;
+    }
     if (line != NULL && length > 0 && line[length - 1] == '\r')
         line[length - 1] = '\0';
     return line;

@@ -409,10 +409,22 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
                      "%s: base= chain comes back to this file", path);
         return FALSE;
     }
-    if (!g_file_get_contents (path, &contents, NULL, &local)) {
+    gsize length;
+    if (!g_file_get_contents (path, &contents, &length, &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
                      "%s", local->message);
         g_error_free (local);
+        return FALSE;
+    }
+    /* The key file is read as a C string: past a NUL byte, keys would
+     * be dropped without a word. */
+    const char *nul = memchr (contents, '\0', length);
+    if (nul != NULL) {
+        guint line = 1;
+        for (const char *c = contents; c < nul; c++)
+            line += *c == '\n';
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
+                     "%s:%u: a NUL byte: a preset is text", path, line);
         return FALSE;
     }
     if (!scan_file (&index, contents, error))

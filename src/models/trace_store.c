@@ -261,6 +261,18 @@ take (TraceFile *f, gsize n)
         f->in_off += n;
 }
 
+/* A trace is text: a NUL byte would end a line early where the parsers
+ * read it as a C string, and drop the rest of it without a word. */
+static gboolean
+no_nul (const char *text, gsize n, GError **error)
+{
+    if (memchr (text, '\0', n) == NULL)
+        return TRUE;
+    g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                 "a NUL byte: a trace is text");
+    return FALSE;
+}
+
 gboolean
 trace_file_line (TraceFile *f, GString *out, GError **error)
 {
@@ -284,6 +296,8 @@ trace_file_line (TraceFile *f, GString *out, GError **error)
                          MAX_LINE);
             return FALSE;
         }
+        if (!no_nul (text, n, error))
+            return FALSE;
         g_string_append_len (out, text, (gssize) n);
         take (f, nl ? n + 1 : n);
         if (nl)
@@ -312,6 +326,8 @@ trace_file_bytes (TraceFile *f, guint64 n, GString *out, GError **error)
         if (avail == 0)
             return truncated_text (f, n, error);
         gsize k = (gsize) MIN ((guint64) avail, n);
+        if (out != NULL && !no_nul (text, k, error))
+            return FALSE;
         if (out != NULL)
             g_string_append_len (out, text, (gssize) k);
         take (f, k);

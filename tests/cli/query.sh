@@ -51,5 +51,9 @@ contains "$work/err" "unknown GPU 'nosuchgpu'"
 expect_fail 2 "$SMSIM" query --gpu a100 --set sm.max_threads=99999
 contains "$work/err" "[sm] max_threads = 99999"
 expect_fail 1 "$SMSIM" query --gpu a100 --format xml
+# A NUL byte in a preset: refused with its line, not the rest dropped.
+printf '[preset]\nbase = a100\n\000[sm]\nregisters = 131072\n' >"$work/nul.ini"
+expect_fail 2 "$SMSIM" query --config "$work/nul.ini"
+contains "$work/err" "nul.ini:3: a NUL byte"
 expect_fail 1 "$SMSIM" query --bogus
 echo "query ok"

@@ -47,6 +47,15 @@ bad "$work/h5.trace" "line 1: not an smsim trace"
 : >"$work/empty.trace"
 bad "$work/empty.trace" "line 1: truncated"
 
+# A NUL byte, in the header and in a record (it ended the line there,
+# the rest dropped).
+n=$(grep -n '^kernel ' "$good" | cut -d: -f1)
+sed "${n}s/-/@/" "$good" | tr '@' '\000' >"$work/nul1.trace"
+bad "$work/nul1.trace" "line $n: a NUL byte"
+n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
+sed "${n}s/^FFMA /FFMA@/" "$good" | tr '@' '\000' >"$work/nul2.trace"
+bad "$work/nul2.trace" "a NUL byte"
+
 # An unknown opcode (same length, so the section's lengths still hold).
 n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^FFMA /FFMX /" "$good" >"$work/op.trace"
