@@ -156,7 +156,9 @@ parse_flops (TraceHead *h, const char *text, GError **error)
 {
     char *end = NULL;
     h->flops = g_ascii_strtod (text, &end);
-    if (end == text || *end != '\0' || !isfinite (h->flops) || h->flops < 0) {
+    /* Decimal, as FORMAT.md says: strtod would take hex too. */
+    if (end == text || *end != '\0' || !isfinite (h->flops) || h->flops < 0 ||
+        strpbrk (text, "xX") != NULL) {
         return trace_format_error (error, "flops %s: must be a number >= 0",
                                    text);
     }

@@ -127,6 +127,11 @@ parse_reg (const char *tok, const char *end, int slot, Instr *in,
                    number (tok + 1, num_end, 10, INSTR_NO_REG - 1, &v));
     if (ok && x != NULL)
         ok = number (x + 1, end, 10, 4, &n) && n >= 1;
+    /* Consecutive registers stop at R254: R255 is RZ. */
+    if (ok && v != INSTR_NO_REG && v + n - 1 > INSTR_NO_REG - 1)
+        return trace_format_error (
+            error, "destination register '%.*s': runs past R254 (R255 is RZ)",
+            (int) (end - tok), tok);
     if (!ok)
         return trace_format_error (
             error, "%s register '%.*s': must be R0..R254 or RZ%s",

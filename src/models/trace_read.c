@@ -258,6 +258,27 @@ is_warp_line (const char *line, int warp)
     return strcmp (line, want) == 0;
 }
 
+/* A shared-memory access stays in the block's shared memory, as the
+ * header declares it: past it the GPU faults, and the model would map
+ * the address onto banks as if it were there. */
+static gboolean
+in_shared_memory (const TraceHead *h, const Instr *in, GError **error)
+{
+    if (in->op != INSTR_LDS && in->op != INSTR_STS)
+        return TRUE;
+    guint64 size = (guint64) h->static_smem + (guint64) h->dyn_smem;
+    for (int lane = 0; lane < 32; lane++) {
+        guint64 a = instr_lane_addr (in, lane);
+        if ((in->active >> lane & 1) && (a >= size || size - a < in->width))
+            return trace_format_error (
+                error, "lane %d's shared address %" G_GUINT64_FORMAT
+                " (+%u B) is past the block's %" G_GUINT64_FORMAT
+                " B of shared memory (header 'smem')", lane, a, in->width,
+                size);
+    }
+    return TRUE;
+}
+
 static gboolean
 scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
                   GError **error)
@@ -272,6 +293,8 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
             "bytes; was the file edited?)",
             line, sc->section_line);
     if (!trace_line_parse (line, &in, error))
+        return FALSE;
+    if (!in_shared_memory (&sc->r->head, &in, error))
         return FALSE;
     if (in.op == INSTR_EXIT && !(last && epilogue))
         return trace_format_error (

@@ -56,6 +56,20 @@ n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^FFMA /FFMA@/" "$good" | tr '@' '\000' >"$work/nul2.trace"
 bad "$work/nul2.trace" "a NUL byte"
 
+# Hex where FORMAT.md says decimal; a register run into RZ (same
+# length as the line it replaces).
+sed 's/^flops .*/flops 0x10/' "$good" >"$work/hex.trace"
+bad "$work/hex.trace" "flops 0x10: must be a number"
+n=$(grep -n '^MOV R[0-9][0-9][0-9] R[0-9][0-9][0-9] RZ RZ$' "$good" | head -1 | cut -d: -f1)
+sed "${n}s/^MOV R[0-9]* R[0-9]* /MOV R252x4 R1 /" "$good" >"$work/rz.trace"
+bad "$work/rz.trace" "line $n: destination register 'R252x4': runs past R254"
+
+# Shared memory the header does not declare: the first LDS or STS is
+# past 0 bytes.
+sed 's/^smem .*/smem 0 0/' "$good" >"$work/smem.trace"
+n=$(grep -n '^LDS \|^STS ' "$good" | head -1 | cut -d: -f1)
+bad "$work/smem.trace" "line $n: lane 0's shared address" "past the block's 0 B"
+
 # An unknown opcode (same length, so the section's lengths still hold).
 n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^FFMA /FFMX /" "$good" >"$work/op.trace"
