@@ -92,6 +92,9 @@ print_text (GString *o, const GpuSpec *s, const OccLaunch *l,
                             l->static_smem_bytes, l->dyn_smem_bytes);
     if (l->carveout_pct < 0)
         g_string_append (o, "default\n\n");
+    else if (!s->alloc.carveout)
+        g_string_append_printf (o, "%d %% (ignored: the %s preset has no "
+                                "carveout)\n\n", l->carveout_pct, s->id);
     else
         g_string_append_printf (o, "%d %%\n\n", l->carveout_pct);
     text_table (o, s, r);

@@ -79,7 +79,8 @@ why_smem (GString *out, const GpuSpec *s, const OccLaunch *l,
                             plural (r->limit_smem));
     rounded (out, (double) r->smem_pool / (double) r->smem_per_block);
     g_string_append (out, ": only whole blocks are resident.\n");
-    if (l->carveout_pct >= 0 && r->smem_preference < r->smem_per_block)
+    if (s->alloc.carveout && l->carveout_pct >= 0 &&
+        r->smem_preference < r->smem_per_block)
         g_string_append_printf (out, "    The %d %% carveout preference (%"
                                 G_GINT64_FORMAT " B) is smaller than one "
                                 "block, so the driver raises it to the next "

@@ -418,13 +418,17 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
     }
     /* The key file is read as a C string: past a NUL byte, keys would
      * be dropped without a word. */
-    const char *nul = memchr (contents, '\0', length);
-    if (nul != NULL) {
+    const char *bad = memchr (contents, '\0', length);
+    /* Its text goes into JSON and messages, which must be UTF-8. */
+    if (bad == NULL)
+        g_utf8_validate (contents, (gssize) length, &bad);
+    if (bad != NULL && bad < contents + length) {
         guint line = 1;
-        for (const char *c = contents; c < nul; c++)
+        for (const char *c = contents; c < bad; c++)
             line += *c == '\n';
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
-                     "%s:%u: a NUL byte: a preset is text", path, line);
+                     "%s:%u: %s: a preset is UTF-8 text", path, line,
+                     *bad == '\0' ? "a NUL byte" : "not UTF-8");
         return FALSE;
     }
     if (!scan_file (&index, contents, error))

@@ -28,6 +28,12 @@ contains "$work/err" "--carveout 150: must be 0..100"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --carveout -7
 contains "$work/err" "--carveout -7: must be 0..100"
 expect_fail 2 "$SMSIM" occupancy --gpu k40 --threads 128 --regs 32 --dyn-smem 49153
+# A carveout preference on a GPU without one is shown as ignored, and
+# not explained as raised by the driver.
+"$SMSIM" occupancy --gpu k40 --threads 128 --regs 32 --smem 40000 --carveout 10 >"$work/k40" ||
+    fail "k40 with --carveout"
+contains "$work/k40" "carveout 10 % (ignored: the k40 preset has no carveout)"
+grep -q "driver raises" "$work/k40" && fail "k40: carveout explained as raised"
 expect_fail 2 "$SMSIM" occupancy --gpu nosuch --threads 128 --regs 32
 contains "$work/err" "unknown GPU 'nosuch'"
 

@@ -55,5 +55,9 @@ expect_fail 1 "$SMSIM" query --gpu a100 --format xml
 printf '[preset]\nbase = a100\n\000[sm]\nregisters = 131072\n' >"$work/nul.ini"
 expect_fail 2 "$SMSIM" query --config "$work/nul.ini"
 contains "$work/err" "nul.ini:3: a NUL byte"
+# Nor a preset that is not UTF-8 (its text would go into JSON as is).
+printf '[preset]\nbase = a100\n[device]\nname = caf\351\n' >"$work/latin1.ini"
+expect_fail 2 "$SMSIM" query --config "$work/latin1.ini" --format json
+contains "$work/err" "latin1.ini:4: not UTF-8"
 expect_fail 1 "$SMSIM" query --bogus
 echo "query ok"
