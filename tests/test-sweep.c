@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/csv.h"
@@ -344,6 +345,42 @@ Test (sweep, same_csv_whatever_the_threads_and_merged_shards)
     cr_expect_str_eq (merged->str, one);
     g_free (texts[0]);
     g_free (texts[1]);
+}
+
+/* Threads of this process now, from Linux's /proc; -1 elsewhere. */
+static int
+threads_now (void)
+{
+    g_autofree char *status = NULL;
+    if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+        return -1;
+    const char *t = strstr (status, "\nThreads:");
+    return t != NULL ? atoi (t + strlen ("\nThreads:")) : -1;
+}
+
+static void
+count_threads (void *ctx, guint64 done, guint64 total)
+{
+    int *most = ctx;
+    (void) done;
+    (void) total;
+    *most = MAX (*most, threads_now ());
+}
+
+/* The pool starts its threads up front: -j 64 for 2 points must start
+ * 2, not 64 (-j 100000 for one point took 4 s and 350 MB). */
+Test (sweep, no_more_threads_than_points)
+{
+    static const char *const vary[] = { "threads=32,64", "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    int before = threads_now (), most = 0;
+    if (before < 0)
+        cr_skip_test ("no /proc/self/status to count threads in");
+    SweepRunOptions o = { NULL, FALSE, 64, count_threads, &most };
+    g_autoptr (GString) out = g_string_new (NULL);
+    cr_assert (sweep_run (s, &o, out, NULL));
+    cr_expect_leq (most, before + 2, "%d threads during a 2-point sweep, %d "
+                   "before", most, before);
 }
 
 /* ------------------------------------------------------------------ */

@@ -68,12 +68,24 @@ worker (gpointer data, gpointer user)
     g_mutex_unlock (&job->lock);
 }
 
-static void
-run_pool (Job *job, guint jobs)
+/* The pool starts all its threads at once: never more than the points
+ * left to run (-j 100000 for one point took 4 s and 350 MB of stacks),
+ * nor than SWEEP_RUN_MAX_JOBS. */
+static guint
+threads_for (const Job *job, guint jobs)
 {
-    GThreadPool *pool = g_thread_pool_new (worker, job, (gint) jobs, TRUE,
+    guint64 left = job->n_mine - job->done;
+    return (guint) MIN (CLAMP (jobs, 1, SWEEP_RUN_MAX_JOBS), left);
+}
+
+static void
+run_pool (Job *job, guint threads)
+{
+    if (threads == 0)
+        return;         /* a resumed sweep the journal holds whole */
+    GThreadPool *pool = g_thread_pool_new (worker, job, (gint) threads, TRUE,
                                            NULL);
-    for (guint i = 0; i < jobs; i++)
+    for (guint i = 0; i < threads; i++)
         g_thread_pool_push (pool, GUINT_TO_POINTER (i + 1), NULL);
     g_thread_pool_free (pool, FALSE, TRUE);
 }
@@ -133,7 +145,7 @@ sweep_run (Sweep *s, const SweepRunOptions *o, GString *out, GError **error)
     g_mutex_init (&job.lock);
     if (o->progress != NULL)     /* the rows a resumed sweep starts with */
         o->progress (o->ctx, job.done, job.n_mine);
-    run_pool (&job, MAX (o->jobs, 1));
+    run_pool (&job, threads_for (&job, o->jobs));
     g_mutex_clear (&job.lock);
     sweep_journal_close (job.journal);
     if (job.error == NULL)

@@ -16,6 +16,12 @@
 
 #include "models/sweep.h"
 
+/* The most points run at once (-j).  Points are CPU-bound, so threads
+ * beyond the cores add no speed, only memory (a run-mode point holds
+ * tens of megabytes); past this many, -j is surely a typo.  Fewer
+ * threads than asked are started when fewer points are left to run. */
+#define SWEEP_RUN_MAX_JOBS 1024
+
 /* Called once before the points run (with the rows a resumed sweep
  * already has), then after each row is journaled (under the lock: keep
  * it short). */
@@ -24,7 +30,7 @@ typedef void (*SweepProgress) (void *ctx, guint64 done, guint64 total);
 typedef struct {
     const char *journal;        /* path, or NULL for none */
     gboolean resume;            /* skip the points the journal holds */
-    guint jobs;                 /* threads, >= 1 */
+    guint jobs;                 /* points at once, 1..SWEEP_RUN_MAX_JOBS */
     SweepProgress progress;     /* may be NULL */
     void *ctx;
 } SweepRunOptions;

@@ -59,6 +59,17 @@ contains "$work/err" "--mode fast"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 --resume
 contains "$work/err" "--resume needs -o FILE"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 0
+contains "$work/err" "-j 0: must be 1..1024"
+# Each thread is started up front: -j 2147483647 hung, allocating stacks.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 1025
+contains "$work/err" "-j 1025: must be 1..1024"
+# An empty -o is refused before any point runs: it made ./.journal and
+# failed only when the finished CSV had no name to go to.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -o ''
+contains "$work/err" "-o '': an empty file name"
+[ ! -e .journal ] || fail "-o '' left ./.journal"
+expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv -o ''
+contains "$work/err" "-o '': an empty file name"
 expect_fail 1 "$SMSIM" sweep --merge
 
 # Merging: a shard missing, or a file that is no shard.
