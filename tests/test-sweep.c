@@ -388,13 +388,16 @@ Test (sweep, no_more_threads_than_points)
 
 #define J_HEAD "# smsim sweep journal abc\npoint,x,error\n"
 
+/* A sweep of fingerprint abc whose rows are checked for shape only. */
+static const SweepJournalSweep j_abc = { "abc", "point,x,error", NULL, NULL };
+
 Test (sweep_journal, a_partial_last_line_is_dropped)
 {
     const char text[] = J_HEAD "3,a,\n0,b,\n7,c";
     g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
     gsize valid;
-    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
-                                    "point,x,error", rows, &valid, NULL));
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), &j_abc, rows,
+                                    &valid, NULL));
     cr_expect_eq (g_hash_table_size (rows), 2);
     cr_expect_str_eq (sweep_journal_lookup (rows, 3), "3,a,");
     cr_expect_str_eq (sweep_journal_lookup (rows, 0), "0,b,");
@@ -410,15 +413,17 @@ Test (sweep_journal, another_sweeps_journal_is_refused)
         { "# smsim sweep journal abd\npoint,x,error\n", "j:1: the journal of another sweep" },
         { "# smsim sweep journal abc\npoint,y,error\n", "j:2: the journal of another sweep" },
         { "hello\n", "j:1: not a sweep journal" },
-        { J_HEAD "x,1,\n", "j:3: not a row" },
+        { J_HEAD "x,1,\n", "j:3: 'x,1,': not a row" },
+        { J_HEAD "0,a,\n0,garbage\n", "j:4: '0,garbage': 2 fields where the "
+                                      "header has 3" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
         g_autoptr (GHashTable) t = sweep_journal_rows_new ();
         g_autoptr (GError) error = NULL;
         gsize valid;
         cr_expect_not (sweep_journal_parse ("j", rows[i].text,
-                                            strlen (rows[i].text), "abc",
-                                            "point,x,error", t, &valid, &error));
+                                            strlen (rows[i].text), &j_abc, t,
+                                            &valid, &error));
         cr_assert_not_null (error);
         cr_expect (g_str_has_prefix (error->message, rows[i].message), "%s",
                    error->message);
@@ -431,20 +436,22 @@ Test (sweep_journal, a_cut_header_is_an_empty_journal)
     const char text[] = "# smsim sweep journal abc\npoint,x,er";
     g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
     gsize valid = 99;
-    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
-                                    "point,x,error", rows, &valid, NULL));
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), &j_abc, rows,
+                                    &valid, NULL));
     cr_expect_eq (valid, 0);
     cr_expect_eq (g_hash_table_size (rows), 0);
 }
 
 /* Rows run before an interruption are not run again: the journal's
- * (deliberately different) row text comes back unchanged. */
+ * row (the point's values, deliberately other results) comes back
+ * unchanged. */
 Test (sweep_journal, resume_keeps_journaled_rows)
 {
     static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
     g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n"
-                                             "1,marker,\n2,par",
+                                             "1,64,32,0,0,0.00,marker,0.00,\n"
+                                             "2,par",
                                              sweep_fingerprint (s),
                                              sweep_header (s));
     g_autofree char *path = tu_write_file ("out.csv.journal", head);
@@ -453,7 +460,8 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     g_autoptr (GError) error = NULL;
     cr_assert (sweep_run (s, &o, out, &error), "%s",
                error ? error->message : "");
-    cr_expect (strstr (out->str, "\n1,marker,\n") != NULL, "%s", out->str);
+    cr_expect (strstr (out->str, "\n1,64,32,0,0,0.00,marker,0.00,\n") != NULL,
+               "%s", out->str);
     cr_expect (strstr (out->str, "\n2,96,32,") != NULL, "%s", out->str);
     g_autofree char *journal = NULL;
     cr_assert (g_file_get_contents (path, &journal, NULL, NULL));
@@ -463,6 +471,47 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     g_autoptr (GError) exists = NULL;
     cr_expect_not (sweep_run (s, &fresh, out, &exists));
     cr_expect (exists && strstr (exists->message, "--resume") != NULL);
+}
+
+/* A complete journal line that is not this sweep's row of its point
+ * is an error naming the journal's line, never copied into the CSV:
+ * only an edit or a corruption leaves one (a kill leaves at most a
+ * partial last line).  Shard 2/2 of threads=32,64,96 x regs=32 holds
+ * point 1 alone: threads 64. */
+Test (sweep_journal, rows_not_the_sweeps_are_refused)
+{
+    static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
+    static const struct {
+        const char *row, *message;
+    } rows[] = {
+        { "1,garbage", "'1,garbage': 2 fields where the header has 9" },
+        { "1,999,999,1,1,1.00,none,1.00,",
+          "not the row of point 1, which starts '1,64,32,'" },
+        { "01,64,32,16,64,100.00,registers+warps,100.00,",
+          "not the row of point 1, which starts '1,64,32,'" },
+        { "0,32,32,32,64,100.00,registers+warps,100.00,",
+          "point 0 is not shard 2/2's" },
+        { "3,64,32,16,64,100.00,registers+warps,100.00,",
+          "point 3 is not in the sweep (its points are 0..2)" },
+    };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 2, 2, NULL);
+    cr_assert_not_null (s);
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autofree char *text = g_strdup_printf (
+            "# smsim sweep journal %s\n%s\n%s\n", sweep_fingerprint (s),
+            sweep_header (s), rows[i].row);
+        g_autofree char *path = tu_write_file ("bad.csv.journal", text);
+        SweepRunOptions o = { path, TRUE, 1, NULL, NULL };
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        g_autofree char *where = g_strdup_printf ("%s:3: ", path);
+        cr_expect_not (sweep_run (s, &o, out, &error), "row %u: %s", i,
+                       out->str);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (g_str_has_prefix (error->message, where) &&
+                       strstr (error->message, rows[i].message) != NULL,
+                   "row %u: %s", i, error->message);
+    }
 }
 
 /* ------------------------------------------------------------------ */

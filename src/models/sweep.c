@@ -360,18 +360,66 @@ sweep_fingerprint (const Sweep *s)
     return s->fingerprint;
 }
 
+/* "point,value,..." as a row starts, each value quoted as CSV needs. */
+static void
+append_point (const Sweep *s, guint64 point, const char *const *values,
+              GString *row)
+{
+    g_string_append_printf (row, "%" G_GUINT64_FORMAT, point);
+    for (guint i = 0; i < sweep_grid_n_keys (s->grid); i++) {
+        g_string_append_c (row, ',');
+        csv_append_field (row, values[i]);
+    }
+}
+
 void
 sweep_row (Sweep *s, guint64 point, GString *row)
 {
     guint n = sweep_grid_n_keys (s->grid);
     g_autofree const char **values = g_new0 (const char *, n + 1);
     sweep_grid_values (s->grid, point, values);
-    g_string_append_printf (row, "%" G_GUINT64_FORMAT, point);
-    for (guint i = 0; i < n; i++) {
-        g_string_append_c (row, ',');
-        csv_append_field (row, values[i]);
-    }
+    append_point (s, point, values, row);
     /* The grid holds its keys in one array. */
     sweep_point_eval (s->cache, s->mode, sweep_grid_key (s->grid, 0), values,
                       n, row);
+}
+
+static gboolean
+is_mine (const Sweep *s, guint64 point)
+{
+    return point < s->n_points &&
+           point % s->shard_count == s->shard_index - 1;
+}
+
+static char *
+not_mine (const Sweep *s, guint64 point)
+{
+    if (!s->sharded || point >= s->n_points)
+        return g_strdup_printf ("point %" G_GUINT64_FORMAT " is not in the "
+                                "sweep (its points are 0..%" G_GUINT64_FORMAT
+                                ")", point, s->n_points - 1);
+    return g_strdup_printf ("point %" G_GUINT64_FORMAT " is not shard %u/%u's "
+                            "(it holds the points whose number mod %u is %u)",
+                            point, s->shard_index, s->shard_count,
+                            s->shard_count, s->shard_index - 1);
+}
+
+gboolean
+sweep_check_row (const Sweep *s, guint64 point, const char *row, char **why)
+{
+    guint n = sweep_grid_n_keys (s->grid);
+    g_autofree const char **values = g_new0 (const char *, n + 1);
+    g_autoptr (GString) want = g_string_new (NULL);
+    if (!is_mine (s, point)) {
+        *why = not_mine (s, point);
+        return FALSE;
+    }
+    sweep_grid_values (s->grid, point, values);
+    append_point (s, point, values, want);
+    g_string_append_c (want, ',');      /* the results follow */
+    if (g_str_has_prefix (row, want->str))
+        return TRUE;
+    *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
+                            ", which starts '%s'", point, want->str);
+    return FALSE;
 }

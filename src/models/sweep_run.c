@@ -127,14 +127,22 @@ lay_out (const Job *job, GString *out)
         g_string_append_printf (out, "%s\n", job->rows[k]);
 }
 
+/* A journaled row must be the sweep's own (SweepJournalCheck). */
+static gboolean
+check_row (void *ctx, guint64 point, const char *row, char **why)
+{
+    return sweep_check_row (ctx, point, row, why);
+}
+
 gboolean
 sweep_run (Sweep *s, const SweepRunOptions *o, GString *out, GError **error)
 {
     g_autoptr (GHashTable) journaled = sweep_journal_rows_new ();
     Job job = { s, NULL, o, NULL, sweep_n_mine (s), { 0 }, 0, 0, NULL };
+    const SweepJournalSweep js = { sweep_fingerprint (s), sweep_header (s),
+                                   check_row, s };
     if (o->journal != NULL) {
-        job.journal = sweep_journal_open (o->journal, sweep_fingerprint (s),
-                                          sweep_header (s), o->resume,
+        job.journal = sweep_journal_open (o->journal, &js, o->resume,
                                           journaled, error);
         if (job.journal == NULL)
             return FALSE;
