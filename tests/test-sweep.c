@@ -518,13 +518,17 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
 /* Merge                                                               */
 
 #define HEAD "point,k,error\n"
+/* The rest of a shard line: a fingerprint as sweep_whole_fingerprint
+ * gives (64 hex digits), and the line break. */
+#define FP "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define SW ", sweep " FP "\n"
 
 Test (sweep_merge, interleaves_shards_in_point_order)
 {
     const char *names[] = { "2.csv", "1.csv" };
     const char *texts[] = {
-        "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
-        "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+        "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
+        "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
     };
     g_autoptr (GString) out = g_string_new (NULL);
     cr_assert (sweep_merge_texts (2, names, texts, out, NULL));
@@ -536,26 +540,44 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
     static const struct {
         const char *a, *b, *message;
     } rows[] = {
-        { "# smsim sweep shard 1/3 of 5 points\n" HEAD "0,a,\n3,d,\n",
-          "# smsim sweep shard 2/3 of 5 points\n" HEAD "1,b,\n4,e,\n",
+        { "# smsim sweep shard 1/3 of 5 points" SW HEAD "0,a,\n3,d,\n",
+          "# smsim sweep shard 2/3 of 5 points" SW HEAD "1,b,\n4,e,\n",
           "a.csv:1: a shard of a sweep in 3 shards, but 2 files" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
           "b.csv:1: shard 1/2 is given twice" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
           "a.csv: 2 rows where shard 1/2 of 5 points has 3" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n1,b,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n1,b,\n",
           "b.csv:4: expected point 3" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 6 points\n" HEAD "1,b,\n3,d,\n5,f,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 6 points" SW HEAD "1,b,\n3,d,\n5,f,\n",
           "b.csv:1: shard 2/2 of 6 points, but a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\npoint,j,error\n1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW "point,j,error\n1,b,\n3,d,\n",
           "b.csv:2: its header differs" },
-        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points\n" HEAD,
-          "a.csv:1: not a shard" },
+        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points" SW HEAD,
+          "a.csv:1: 'point,k,error': not a shard" },
+        /* Another sweep's shard: only the fingerprint tells. */
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points, sweep " FP "0\n" HEAD
+          "1,b,\n3,d,\n",
+          "b.csv:1: '# smsim sweep shard 2/2 of 5 points, sweep 0123" },
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points, sweep "
+          "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+          HEAD "1,b,\n3,d,\n",
+          "b.csv:1: a shard of another sweep than a.csv" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+          "a.csv:1: '# smsim sweep shard 1/2 of 5 points': a shard line "
+          "without its sweep's fingerprint" },
+        /* Rows must have the header's columns. */
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d\n",
+          "b.csv:4: '3,d': 2 fields where the header has 3" },
     };
     const char *names[] = { "a.csv", "b.csv" };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
@@ -568,4 +590,49 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
         cr_expect (g_str_has_prefix (error->message, rows[i].message),
                    "row %u: %s", i, error->message);
     }
+}
+
+/* Shards 1 and 3 of one sweep and shard 2 of another with as many
+ * points, shards and the same columns: only their fingerprints tell
+ * them apart (they merged, mixing the rows). */
+Test (sweep_merge, shards_of_different_sweeps_are_refused)
+{
+    static const char *const mine[] = { "threads=64,128,256", "regs=32,64",
+                                        NULL };
+    static const char *const other[] = { "threads=32,96,512", "regs=200,255",
+                                         NULL };
+    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
+    char *texts[3];
+    for (guint i = 0; i < 3; i++) {
+        g_autoptr (Sweep) s = occupancy_sweep ("a100", i == 1 ? other : mine,
+                                               i + 1, 3, NULL);
+        cr_assert_not_null (s);
+        texts[i] = run_text (s, 1);
+    }
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      out, &error), "%s", out->str);
+    cr_expect (error != NULL &&
+                   g_str_has_prefix (error->message, "s2.csv:1: a shard of "
+                                                     "another sweep than "
+                                                     "s1.csv"),
+               "%s", error ? error->message : "merged");
+    for (guint i = 0; i < 3; i++)
+        g_free (texts[i]);
+}
+
+/* A hand-written file with a shard's first line and rows of the
+ * header's width, but no fingerprint, is no shard of any sweep. */
+Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
+{
+    const char *names[] = { "g.csv" };
+    const char *texts[] = { "# smsim sweep shard 1/1 of 1 points\n"
+                            "point,x\n0,garbage\n" };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (1, names, texts, out, &error), "%s",
+                   out->str);
+    cr_expect (error != NULL && strstr (error->message, "g.csv:1: ") != NULL,
+               "%s", error ? error->message : "merged");
 }

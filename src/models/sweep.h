@@ -57,6 +57,12 @@ const char *sweep_header (const Sweep *sweep);
  * every point's values): a journal is resumed only by its own sweep. */
 const char *sweep_fingerprint (const Sweep *sweep);
 
+/* A digest of everything that decides the whole sweep's rows (GPU,
+ * columns, every key's values), the same in each of its shards: shard
+ * files carry it, and sweep_merge joins only shards whose digests
+ * agree.  64 hex digits. */
+const char *sweep_whole_fingerprint (const Sweep *sweep);
+
 /* Run point 'point' and append its row (no line break) to 'row'.  Safe
  * to call from several threads. */
 void sweep_row (Sweep *sweep, guint64 point, GString *row);

@@ -105,10 +105,12 @@ take_journaled (Job *job, GHashTable *journaled)
 }
 
 char *
-sweep_run_shard_line (guint index, guint count, guint64 points)
+sweep_run_shard_line (guint index, guint count, guint64 points,
+                      const char *fingerprint)
 {
     return g_strdup_printf ("# smsim sweep shard %u/%u of %" G_GUINT64_FORMAT
-                            " points", index, count, points);
+                            " points, sweep %s", index, count, points,
+                            fingerprint);
 }
 
 static void
@@ -118,8 +120,8 @@ lay_out (const Job *job, GString *out)
     if (sweep_is_shard (s)) {
         guint index, count;
         sweep_shard (s, &index, &count);
-        g_autofree char *line = sweep_run_shard_line (index, count,
-                                                      sweep_n_points (s));
+        g_autofree char *line = sweep_run_shard_line (
+            index, count, sweep_n_points (s), sweep_whole_fingerprint (s));
         g_string_append_printf (out, "%s\n", line);
     }
     g_string_append_printf (out, "%s\n", sweep_header (s));

@@ -9,7 +9,8 @@
  * the CSV is the same with -j 1 and -j 8.
  *
  * Output: the header and the rows; a shard's output starts with the
- * line "# smsim sweep shard I/N of P points", which sweep_merge reads.
+ * line "# smsim sweep shard I/N of P points, sweep FINGERPRINT" (the
+ * whole sweep's, sweep_whole_fingerprint), which sweep_merge reads.
  */
 #ifndef SMSIM_MODELS_SWEEP_RUN_H
 #define SMSIM_MODELS_SWEEP_RUN_H
@@ -41,6 +42,7 @@ gboolean sweep_run (Sweep *sweep, const SweepRunOptions *options,
                     GString *out, GError **error);
 
 /* The first line of a shard's output, without its line break. */
-char *sweep_run_shard_line (guint index, guint count, guint64 points);
+char *sweep_run_shard_line (guint index, guint count, guint64 points,
+                            const char *fingerprint);
 
 #endif
