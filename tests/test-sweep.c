@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/csv.h"
@@ -346,18 +347,57 @@ Test (sweep, same_csv_whatever_the_threads_and_merged_shards)
     g_free (texts[1]);
 }
 
+/* Threads of this process now, from Linux's /proc; -1 elsewhere. */
+static int
+threads_now (void)
+{
+    g_autofree char *status = NULL;
+    if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+        return -1;
+    const char *t = strstr (status, "\nThreads:");
+    return t != NULL ? atoi (t + strlen ("\nThreads:")) : -1;
+}
+
+static void
+count_threads (void *ctx, guint64 done, guint64 total)
+{
+    int *most = ctx;
+    (void) done;
+    (void) total;
+    *most = MAX (*most, threads_now ());
+}
+
+/* The pool starts its threads up front: -j 64 for 2 points must start
+ * 2, not 64 (-j 100000 for one point took 4 s and 350 MB). */
+Test (sweep, no_more_threads_than_points)
+{
+    static const char *const vary[] = { "threads=32,64", "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    int before = threads_now (), most = 0;
+    if (before < 0)
+        cr_skip_test ("no /proc/self/status to count threads in");
+    SweepRunOptions o = { NULL, FALSE, 64, count_threads, &most };
+    g_autoptr (GString) out = g_string_new (NULL);
+    cr_assert (sweep_run (s, &o, out, NULL));
+    cr_expect_leq (most, before + 2, "%d threads during a 2-point sweep, %d "
+                   "before", most, before);
+}
+
 /* ------------------------------------------------------------------ */
 /* Journal                                                             */
 
 #define J_HEAD "# smsim sweep journal abc\npoint,x,error\n"
+
+/* A sweep of fingerprint abc whose rows are checked for shape only. */
+static const SweepJournalSweep j_abc = { "abc", "point,x,error", NULL, NULL };
 
 Test (sweep_journal, a_partial_last_line_is_dropped)
 {
     const char text[] = J_HEAD "3,a,\n0,b,\n7,c";
     g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
     gsize valid;
-    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
-                                    "point,x,error", rows, &valid, NULL));
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), &j_abc, rows,
+                                    &valid, NULL));
     cr_expect_eq (g_hash_table_size (rows), 2);
     cr_expect_str_eq (sweep_journal_lookup (rows, 3), "3,a,");
     cr_expect_str_eq (sweep_journal_lookup (rows, 0), "0,b,");
@@ -373,15 +413,17 @@ Test (sweep_journal, another_sweeps_journal_is_refused)
         { "# smsim sweep journal abd\npoint,x,error\n", "j:1: the journal of another sweep" },
         { "# smsim sweep journal abc\npoint,y,error\n", "j:2: the journal of another sweep" },
         { "hello\n", "j:1: not a sweep journal" },
-        { J_HEAD "x,1,\n", "j:3: not a row" },
+        { J_HEAD "x,1,\n", "j:3: 'x,1,': not a row" },
+        { J_HEAD "0,a,\n0,garbage\n", "j:4: '0,garbage': 2 fields where the "
+                                      "header has 3" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
         g_autoptr (GHashTable) t = sweep_journal_rows_new ();
         g_autoptr (GError) error = NULL;
         gsize valid;
         cr_expect_not (sweep_journal_parse ("j", rows[i].text,
-                                            strlen (rows[i].text), "abc",
-                                            "point,x,error", t, &valid, &error));
+                                            strlen (rows[i].text), &j_abc, t,
+                                            &valid, &error));
         cr_assert_not_null (error);
         cr_expect (g_str_has_prefix (error->message, rows[i].message), "%s",
                    error->message);
@@ -394,20 +436,22 @@ Test (sweep_journal, a_cut_header_is_an_empty_journal)
     const char text[] = "# smsim sweep journal abc\npoint,x,er";
     g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
     gsize valid = 99;
-    cr_assert (sweep_journal_parse ("j", text, strlen (text), "abc",
-                                    "point,x,error", rows, &valid, NULL));
+    cr_assert (sweep_journal_parse ("j", text, strlen (text), &j_abc, rows,
+                                    &valid, NULL));
     cr_expect_eq (valid, 0);
     cr_expect_eq (g_hash_table_size (rows), 0);
 }
 
 /* Rows run before an interruption are not run again: the journal's
- * (deliberately different) row text comes back unchanged. */
+ * row (the point's values, deliberately other results) comes back
+ * unchanged. */
 Test (sweep_journal, resume_keeps_journaled_rows)
 {
     static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
     g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n"
-                                             "1,marker,\n2,par",
+                                             "1,64,32,0,0,0.00,marker,0.00,\n"
+                                             "2,par",
                                              sweep_fingerprint (s),
                                              sweep_header (s));
     g_autofree char *path = tu_write_file ("out.csv.journal", head);
@@ -416,7 +460,8 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     g_autoptr (GError) error = NULL;
     cr_assert (sweep_run (s, &o, out, &error), "%s",
                error ? error->message : "");
-    cr_expect (strstr (out->str, "\n1,marker,\n") != NULL, "%s", out->str);
+    cr_expect (strstr (out->str, "\n1,64,32,0,0,0.00,marker,0.00,\n") != NULL,
+               "%s", out->str);
     cr_expect (strstr (out->str, "\n2,96,32,") != NULL, "%s", out->str);
     g_autofree char *journal = NULL;
     cr_assert (g_file_get_contents (path, &journal, NULL, NULL));
@@ -428,17 +473,62 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     cr_expect (exists && strstr (exists->message, "--resume") != NULL);
 }
 
+/* A complete journal line that is not this sweep's row of its point
+ * is an error naming the journal's line, never copied into the CSV:
+ * only an edit or a corruption leaves one (a kill leaves at most a
+ * partial last line).  Shard 2/2 of threads=32,64,96 x regs=32 holds
+ * point 1 alone: threads 64. */
+Test (sweep_journal, rows_not_the_sweeps_are_refused)
+{
+    static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
+    static const struct {
+        const char *row, *message;
+    } rows[] = {
+        { "1,garbage", "'1,garbage': 2 fields where the header has 9" },
+        { "1,999,999,1,1,1.00,none,1.00,",
+          "not the row of point 1, which starts '1,64,32,'" },
+        { "01,64,32,16,64,100.00,registers+warps,100.00,",
+          "not the row of point 1, which starts '1,64,32,'" },
+        { "0,32,32,32,64,100.00,registers+warps,100.00,",
+          "point 0 is not shard 2/2's" },
+        { "3,64,32,16,64,100.00,registers+warps,100.00,",
+          "point 3 is not in the sweep (its points are 0..2)" },
+    };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 2, 2, NULL);
+    cr_assert_not_null (s);
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autofree char *text = g_strdup_printf (
+            "# smsim sweep journal %s\n%s\n%s\n", sweep_fingerprint (s),
+            sweep_header (s), rows[i].row);
+        g_autofree char *path = tu_write_file ("bad.csv.journal", text);
+        SweepRunOptions o = { path, TRUE, 1, NULL, NULL };
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        g_autofree char *where = g_strdup_printf ("%s:3: ", path);
+        cr_expect_not (sweep_run (s, &o, out, &error), "row %u: %s", i,
+                       out->str);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (g_str_has_prefix (error->message, where) &&
+                       strstr (error->message, rows[i].message) != NULL,
+                   "row %u: %s", i, error->message);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Merge                                                               */
 
 #define HEAD "point,k,error\n"
+/* The rest of a shard line: a fingerprint as sweep_whole_fingerprint
+ * gives (64 hex digits), and the line break. */
+#define FP "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define SW ", sweep " FP "\n"
 
 Test (sweep_merge, interleaves_shards_in_point_order)
 {
     const char *names[] = { "2.csv", "1.csv" };
     const char *texts[] = {
-        "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
-        "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+        "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
+        "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
     };
     g_autoptr (GString) out = g_string_new (NULL);
     cr_assert (sweep_merge_texts (2, names, texts, out, NULL));
@@ -450,26 +540,44 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
     static const struct {
         const char *a, *b, *message;
     } rows[] = {
-        { "# smsim sweep shard 1/3 of 5 points\n" HEAD "0,a,\n3,d,\n",
-          "# smsim sweep shard 2/3 of 5 points\n" HEAD "1,b,\n4,e,\n",
+        { "# smsim sweep shard 1/3 of 5 points" SW HEAD "0,a,\n3,d,\n",
+          "# smsim sweep shard 2/3 of 5 points" SW HEAD "1,b,\n4,e,\n",
           "a.csv:1: a shard of a sweep in 3 shards, but 2 files" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
           "b.csv:1: shard 1/2 is given twice" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
           "a.csv: 2 rows where shard 1/2 of 5 points has 3" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n1,b,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n1,b,\n",
           "b.csv:4: expected point 3" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 6 points\n" HEAD "1,b,\n3,d,\n5,f,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 6 points" SW HEAD "1,b,\n3,d,\n5,f,\n",
           "b.csv:1: shard 2/2 of 6 points, but a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\npoint,j,error\n1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW "point,j,error\n1,b,\n3,d,\n",
           "b.csv:2: its header differs" },
-        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points\n" HEAD,
-          "a.csv:1: not a shard" },
+        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points" SW HEAD,
+          "a.csv:1: 'point,k,error': not a shard" },
+        /* Another sweep's shard: only the fingerprint tells. */
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points, sweep " FP "0\n" HEAD
+          "1,b,\n3,d,\n",
+          "b.csv:1: '# smsim sweep shard 2/2 of 5 points, sweep 0123" },
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points, sweep "
+          "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
+          HEAD "1,b,\n3,d,\n",
+          "b.csv:1: a shard of another sweep than a.csv" },
+        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+          "a.csv:1: '# smsim sweep shard 1/2 of 5 points': a shard line "
+          "without its sweep's fingerprint" },
+        /* Rows must have the header's columns. */
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d\n",
+          "b.csv:4: '3,d': 2 fields where the header has 3" },
     };
     const char *names[] = { "a.csv", "b.csv" };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
@@ -482,4 +590,49 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
         cr_expect (g_str_has_prefix (error->message, rows[i].message),
                    "row %u: %s", i, error->message);
     }
+}
+
+/* Shards 1 and 3 of one sweep and shard 2 of another with as many
+ * points, shards and the same columns: only their fingerprints tell
+ * them apart (they merged, mixing the rows). */
+Test (sweep_merge, shards_of_different_sweeps_are_refused)
+{
+    static const char *const mine[] = { "threads=64,128,256", "regs=32,64",
+                                        NULL };
+    static const char *const other[] = { "threads=32,96,512", "regs=200,255",
+                                         NULL };
+    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
+    char *texts[3];
+    for (guint i = 0; i < 3; i++) {
+        g_autoptr (Sweep) s = occupancy_sweep ("a100", i == 1 ? other : mine,
+                                               i + 1, 3, NULL);
+        cr_assert_not_null (s);
+        texts[i] = run_text (s, 1);
+    }
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      out, &error), "%s", out->str);
+    cr_expect (error != NULL &&
+                   g_str_has_prefix (error->message, "s2.csv:1: a shard of "
+                                                     "another sweep than "
+                                                     "s1.csv"),
+               "%s", error ? error->message : "merged");
+    for (guint i = 0; i < 3; i++)
+        g_free (texts[i]);
+}
+
+/* A hand-written file with a shard's first line and rows of the
+ * header's width, but no fingerprint, is no shard of any sweep. */
+Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
+{
+    const char *names[] = { "g.csv" };
+    const char *texts[] = { "# smsim sweep shard 1/1 of 1 points\n"
+                            "point,x\n0,garbage\n" };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (1, names, texts, out, &error), "%s",
+                   out->str);
+    cr_expect (error != NULL && strstr (error->message, "g.csv:1: ") != NULL,
+               "%s", error ? error->message : "merged");
 }

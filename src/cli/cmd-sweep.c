@@ -76,6 +76,19 @@ to_stdout (const char *path)
     return path == NULL || strcmp (path, "-") == 0;
 }
 
+/* -o '' would name the journal ".journal" in the working directory and
+ * fail only at the end, when the finished CSV has nowhere to go. */
+static gboolean
+check_output (const SweepArgs *a, GError **error)
+{
+    if (a->output == NULL || *a->output != '\0')
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "-o '': an empty file name (give -o FILE, or -o - for "
+                 "standard output)");
+    return FALSE;
+}
+
 static int
 merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
 {
@@ -125,9 +138,9 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
     if (a->shard != NULL && !sweep_grid_parse_shard (a->shard, &o->shard_index,
                                                      &o->shard_count, error))
         return FALSE;
-    if (a->jobs < 1) {
+    if (a->jobs < 1 || a->jobs > SWEEP_RUN_MAX_JOBS) {
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                     "-j %d: must be at least 1", a->jobs);
+                     "-j %d: must be 1..%d", a->jobs, SWEEP_RUN_MAX_JOBS);
         return FALSE;
     }
     if (a->resume && to_stdout (a->output)) {
@@ -203,15 +216,23 @@ static const char description[] =
     "files are refused before any point runs.\n\n"
     "Order: points file rows outermost, then the --vary keys in the order\n"
     "given, the last changing fastest.  The rows come out in that order\n"
-    "whatever -j.  With -o FILE, each row is also appended to\n"
+    "whatever -j.  -j is at most " G_STRINGIFY (SWEEP_RUN_MAX_JOBS)
+    ", and no more threads start than there\n"
+    "are points left to run.  With -o FILE, each row is also appended to\n"
     "FILE.journal as it finishes; FILE is written whole at the end and the\n"
     "journal removed.  After an interruption, the same command with\n"
-    "--resume runs only the points the journal lacks.\n\n"
+    "--resume runs only the points the journal lacks.  A journal of\n"
+    "another sweep, or with a line that is not the sweep's row of its\n"
+    "point (edited or corrupted), is an error naming its line.\n\n"
     "Shards: --shard I/N runs the points whose number mod N is I-1, and\n"
     "its output starts with the line '# smsim sweep shard I/N of P\n"
-    "points'.  --merge checks that the files are shards 1..N of one sweep,\n"
-    "each once and complete (every point number present once), and writes\n"
-    "the CSV the whole sweep would have written.\n\n"
+    "points, sweep FINGERPRINT', the fingerprint a digest of the GPU's\n"
+    "values, the columns and every key's values.  --merge checks that the\n"
+    "files are shards 1..N of one sweep (one fingerprint), each once and\n"
+    "complete (every point number present once, every row with the\n"
+    "header's columns), and writes the CSV the whole sweep would have\n"
+    "written.  A shard line without a fingerprint (an older smsim's) is\n"
+    "refused: run that shard again.\n\n"
     "Examples:\n"
     "  smsim sweep --gpu a100 --mode occupancy --vary threads=64,128,256 \\\n"
     "      --vary regs=32,64,128 --vary sm.registers=65536,131072\n"
@@ -226,7 +247,7 @@ sweep_exec (int argc, char **argv)
     const CmdEntry *cmd = &cmd_sweep_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
     g_auto (SweepArgs) a = { 0 };
-    a.jobs = (gint) g_get_num_processors ();
+    a.jobs = (gint) MIN (g_get_num_processors (), SWEEP_RUN_MAX_JOBS);
     const GOptionEntry entries[] = {
         { "vary", 'V', 0, G_OPTION_ARG_STRING_ARRAY, &a.vary,
           "a key and its values (repeatable; the grid is their product)",
@@ -237,7 +258,9 @@ sweep_exec (int argc, char **argv)
           "run (simulate, the default) or occupancy (the calculator only)",
           "MODE" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs,
-          "points run at once (default: the number of cores)", "N" },
+          "points run at once, 1.." G_STRINGIFY (SWEEP_RUN_MAX_JOBS)
+          " (default: the number of cores)",
+          "N" },
         { "shard", 0, 0, G_OPTION_ARG_STRING, &a.shard,
           "run only shard I of N (1-based: points whose number mod N is I-1)",
           "I/N" },
@@ -260,6 +283,10 @@ sweep_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv))
         return CLI_EXIT_USAGE;
+    if (!check_output (&a, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_USAGE;
+    }
     if (a.merge)
         return merge (cmd, &a, argv + 1);
     if (argc > 1) {

@@ -22,7 +22,8 @@ struct Sweep {
     guint shard_count;
     gboolean sharded;           /* --shard was given (even 1/1) */
     char *header;
-    char *fingerprint;
+    char *fingerprint;          /* this shard's: journals */
+    char *whole_fingerprint;    /* every shard's: shard files */
     GPtrArray *kernels;         /* the kernel models the sweep names */
 };
 
@@ -35,6 +36,7 @@ sweep_free (Sweep *s)
     sweep_cache_free (s->cache);
     g_free (s->header);
     g_free (s->fingerprint);
+    g_free (s->whole_fingerprint);
     if (s->kernels != NULL)
         g_ptr_array_unref (s->kernels);
     g_free (s);
@@ -293,6 +295,33 @@ make_fingerprint (const Sweep *s, const SweepOptions *o)
     return g_strdup (g_checksum_get_string (sum));
 }
 
+static gboolean
+hash_value (void *ctx, const SweepKey *key, const char *value,
+            const char *where, GError **error)
+{
+    (void) where;       /* a blank line more in a points file is the same */
+    (void) error;
+    hash_text (ctx, key->name);
+    hash_text (ctx, value);
+    return TRUE;
+}
+
+/* The grid's lists and rows, not its points: they decide every point,
+ * at a fraction of the work.  Each value is hashed with its key, so
+ * grids of different points hash apart. */
+static char *
+make_whole_fingerprint (const Sweep *s, const SweepOptions *o)
+{
+    g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+    g_autofree char *points = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                               s->n_points);
+    hash_gpu (sum, o);
+    hash_text (sum, s->header);
+    hash_text (sum, points);
+    sweep_grid_check (s->grid, hash_value, sum, NULL);
+    return g_strdup (g_checksum_get_string (sum));
+}
+
 /* ------------------------------------------------------------------ */
 /* Public API                                                          */
 
@@ -311,6 +340,7 @@ sweep_new (const SweepOptions *o, GError **error)
         return NULL;
     s->header = make_header (s);
     s->fingerprint = make_fingerprint (s, o);
+    s->whole_fingerprint = make_whole_fingerprint (s, o);
     return g_steal_pointer (&s);
 }
 
@@ -360,18 +390,72 @@ sweep_fingerprint (const Sweep *s)
     return s->fingerprint;
 }
 
+const char *
+sweep_whole_fingerprint (const Sweep *s)
+{
+    return s->whole_fingerprint;
+}
+
+/* "point,value,..." as a row starts, each value quoted as CSV needs. */
+static void
+append_point (const Sweep *s, guint64 point, const char *const *values,
+              GString *row)
+{
+    g_string_append_printf (row, "%" G_GUINT64_FORMAT, point);
+    for (guint i = 0; i < sweep_grid_n_keys (s->grid); i++) {
+        g_string_append_c (row, ',');
+        csv_append_field (row, values[i]);
+    }
+}
+
 void
 sweep_row (Sweep *s, guint64 point, GString *row)
 {
     guint n = sweep_grid_n_keys (s->grid);
     g_autofree const char **values = g_new0 (const char *, n + 1);
     sweep_grid_values (s->grid, point, values);
-    g_string_append_printf (row, "%" G_GUINT64_FORMAT, point);
-    for (guint i = 0; i < n; i++) {
-        g_string_append_c (row, ',');
-        csv_append_field (row, values[i]);
-    }
+    append_point (s, point, values, row);
     /* The grid holds its keys in one array. */
     sweep_point_eval (s->cache, s->mode, sweep_grid_key (s->grid, 0), values,
                       n, row);
+}
+
+static gboolean
+is_mine (const Sweep *s, guint64 point)
+{
+    return point < s->n_points &&
+           point % s->shard_count == s->shard_index - 1;
+}
+
+static char *
+not_mine (const Sweep *s, guint64 point)
+{
+    if (!s->sharded || point >= s->n_points)
+        return g_strdup_printf ("point %" G_GUINT64_FORMAT " is not in the "
+                                "sweep (its points are 0..%" G_GUINT64_FORMAT
+                                ")", point, s->n_points - 1);
+    return g_strdup_printf ("point %" G_GUINT64_FORMAT " is not shard %u/%u's "
+                            "(it holds the points whose number mod %u is %u)",
+                            point, s->shard_index, s->shard_count,
+                            s->shard_count, s->shard_index - 1);
+}
+
+gboolean
+sweep_check_row (const Sweep *s, guint64 point, const char *row, char **why)
+{
+    guint n = sweep_grid_n_keys (s->grid);
+    g_autofree const char **values = g_new0 (const char *, n + 1);
+    g_autoptr (GString) want = g_string_new (NULL);
+    if (!is_mine (s, point)) {
+        *why = not_mine (s, point);
+        return FALSE;
+    }
+    sweep_grid_values (s->grid, point, values);
+    append_point (s, point, values, want);
+    g_string_append_c (want, ',');      /* the results follow */
+    if (g_str_has_prefix (row, want->str))
+        return TRUE;
+    *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
+                            ", which starts '%s'", point, want->str);
+    return FALSE;
 }

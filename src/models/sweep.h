@@ -57,8 +57,22 @@ const char *sweep_header (const Sweep *sweep);
  * every point's values): a journal is resumed only by its own sweep. */
 const char *sweep_fingerprint (const Sweep *sweep);
 
+/* A digest of everything that decides the whole sweep's rows (GPU,
+ * columns, every key's values), the same in each of its shards: shard
+ * files carry it, and sweep_merge joins only shards whose digests
+ * agree.  64 hex digits. */
+const char *sweep_whole_fingerprint (const Sweep *sweep);
+
 /* Run point 'point' and append its row (no line break) to 'row'.  Safe
  * to call from several threads. */
 void sweep_row (Sweep *sweep, guint64 point, GString *row);
+
+/* Whether 'row' (a journal's, say) can be this shard's row of point
+ * 'point': the point is this shard's, and the row starts with the
+ * point's number and values exactly as sweep_row writes them.  Its
+ * results are not checked (that would mean running the point).  If
+ * not, '*why' names what differs (owned by the caller). */
+gboolean sweep_check_row (const Sweep *sweep, guint64 point, const char *row,
+                          char **why);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 
+#include "models/csv.h"
 #include "models/sweep_journal.h"
 
 #define MAGIC "# smsim sweep journal "
@@ -54,13 +55,43 @@ row_point (const char *row, guint64 *point)
     return errno == 0 && *end == ',';
 }
 
-static gboolean
-parse_row (const char *name, int line, const char *row, GHashTable *rows,
-           GError **error)
+static guint
+n_fields (const char *line)
 {
-    guint64 point;
-    if (!row_point (row, &point))
-        return bad (error, name, line, "not a row of this sweep");
+    g_autoptr (GPtrArray) fields = csv_split (line);
+    return fields->len;
+}
+
+/* What is wrong with 'row', or NULL; a run-mode row is long, so
+ * messages quote its start. */
+static char *
+row_fault (const SweepJournalSweep *js, guint n_columns, const char *row,
+           guint64 *point)
+{
+    g_autofree char *start = g_strdup_printf ("'%.40s%s'", row,
+                                              strlen (row) > 40 ? "..." : "");
+    g_autofree char *why = NULL;
+    guint n;
+    if (!row_point (row, point))
+        return g_strdup_printf ("%s: not a row of this sweep (no point "
+                                "number first)", start);
+    n = n_fields (row);
+    if (n != n_columns)
+        return g_strdup_printf ("%s: %u fields where the header has %u",
+                                start, n, n_columns);
+    if (js->check == NULL || js->check (js->ctx, *point, row, &why))
+        return NULL;
+    return g_strdup_printf ("%s: %s", start, why);
+}
+
+static gboolean
+parse_row (const char *name, int line, const SweepJournalSweep *js,
+           guint n_columns, const char *row, GHashTable *rows, GError **error)
+{
+    guint64 point = 0;
+    g_autofree char *why = row_fault (js, n_columns, row, &point);
+    if (why != NULL)
+        return bad (error, name, line, why);
     gint64 *key = g_new (gint64, 1);
     *key = (gint64) point;
     /* A row journaled twice (it cannot be, but) is the same row. */
@@ -70,10 +101,11 @@ parse_row (const char *name, int line, const char *row, GHashTable *rows,
 
 gboolean
 sweep_journal_parse (const char *name, const char *text, gsize len,
-                     const char *fingerprint, const char *header,
-                     GHashTable *rows, gsize *valid, GError **error)
+                     const SweepJournalSweep *js, GHashTable *rows,
+                     gsize *valid, GError **error)
 {
-    g_autofree char *magic = g_strconcat (MAGIC, fingerprint, NULL);
+    g_autofree char *magic = g_strconcat (MAGIC, js->fingerprint, NULL);
+    guint n_columns = n_fields (js->header);
     gsize at = 0;
     *valid = 0;
     for (int line = 1;; line++) {
@@ -87,10 +119,11 @@ sweep_journal_parse (const char *name, const char *text, gsize len,
                             ? "the journal of another sweep (other points, "
                               "GPU or options)"
                             : "not a sweep journal");
-        if (line == 2 && strcmp (l, header) != 0)
+        if (line == 2 && strcmp (l, js->header) != 0)
             return bad (error, name, line, "the journal of another sweep "
                                            "(other columns)");
-        if (line > 2 && !parse_row (name, line, l, rows, error))
+        if (line > 2 &&
+            !parse_row (name, line, js, n_columns, l, rows, error))
             return FALSE;
         at = (gsize) (nl - text) + 1;
         if (line >= 2)
@@ -133,8 +166,8 @@ write_text (SweepJournal *j, const char *text, GError **error)
 /* Read an existing journal and cut off what is not whole; FALSE with
  * *exists FALSE (and no error) when there is none. */
 static gboolean
-read_back (const char *path, const char *fingerprint, const char *header,
-           GHashTable *rows, gsize *valid, gboolean *exists, GError **error)
+read_back (const char *path, const SweepJournalSweep *js, GHashTable *rows,
+           gsize *valid, gboolean *exists, GError **error)
 {
     g_autofree char *text = NULL;
     gsize len = 0;
@@ -142,8 +175,7 @@ read_back (const char *path, const char *fingerprint, const char *header,
     if (!*exists)
         return FALSE;
     if (!g_file_get_contents (path, &text, &len, error) ||
-        !sweep_journal_parse (path, text, len, fingerprint, header, rows,
-                              valid, error))
+        !sweep_journal_parse (path, text, len, js, rows, valid, error))
         return FALSE;
     if (*valid < len && truncate (path, (off_t) *valid) != 0) {
         set_errno_error (error, path);
@@ -153,14 +185,13 @@ read_back (const char *path, const char *fingerprint, const char *header,
 }
 
 SweepJournal *
-sweep_journal_open (const char *path, const char *fingerprint,
-                    const char *header, gboolean resume, GHashTable *rows,
-                    GError **error)
+sweep_journal_open (const char *path, const SweepJournalSweep *js,
+                    gboolean resume, GHashTable *rows, GError **error)
 {
     gsize valid = 0;
     gboolean exists = FALSE;
-    if (resume && !read_back (path, fingerprint, header, rows, &valid,
-                              &exists, error) && exists)
+    if (resume && !read_back (path, js, rows, &valid, &exists, error) &&
+        exists)
         return NULL;
     if (!resume && g_file_test (path, G_FILE_TEST_EXISTS)) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
@@ -173,8 +204,8 @@ sweep_journal_open (const char *path, const char *fingerprint,
     if (j == NULL)
         return NULL;
     if (valid == 0) {
-        g_autofree char *top = g_strdup_printf (MAGIC "%s\n%s\n", fingerprint,
-                                                header);
+        g_autofree char *top = g_strdup_printf (MAGIC "%s\n%s\n",
+                                                js->fingerprint, js->header);
         if (!write_text (j, top, error))
             return NULL;
     }

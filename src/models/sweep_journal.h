@@ -13,7 +13,12 @@
  * A process killed while writing leaves at most one partial last line:
  * resuming drops it (and cuts it from the file) and keeps every
  * complete row.  A journal of another sweep (another fingerprint or
- * header) is refused, never mixed in.  Rows hold no line breaks.
+ * header) is refused, never mixed in; so is one with a complete line
+ * that is not a row of the sweep (no point number first, not the
+ * header's number of fields, or what the sweep's check refuses: a
+ * point not its own, values not the point's), since only an edit or a
+ * corruption, not a kill, leaves one.  Errors name the file and line.
+ * Rows hold no line breaks.
  *
  * Ownership: the SweepJournal owns its open file; rows read back are
  * owned by the table they are put in.
@@ -25,19 +30,36 @@
 
 typedef struct SweepJournal SweepJournal;
 
+/* Whether 'row', which has the header's number of fields and starts
+ * with 'point', is the sweep's row of that point; if not, '*why' says
+ * what is wrong (owned by the caller). */
+typedef gboolean (*SweepJournalCheck) (void *ctx, guint64 point,
+                                       const char *row, char **why);
+
+/* The sweep a journal belongs to: its first line's fingerprint, its
+ * header, and the check of each row ('check' may be NULL: any row of
+ * the right shape). */
+typedef struct {
+    const char *fingerprint;
+    const char *header;
+    SweepJournalCheck check;
+    void *ctx;
+} SweepJournalSweep;
+
 /* Parse a journal's 'text' ('name' in messages): every complete row
  * goes into 'rows' (sweep_journal_rows_new); '*valid' is the length of the
  * complete lines.  A text with no complete first line is an empty
  * journal. */
 gboolean sweep_journal_parse (const char *name, const char *text, gsize len,
-                              const char *fingerprint, const char *header,
-                              GHashTable *rows, gsize *valid, GError **error);
+                              const SweepJournalSweep *sweep, GHashTable *rows,
+                              gsize *valid, GError **error);
 
 /* Create the journal at 'path' (it must not exist unless 'resume'); with
  * 'resume', read the rows of an existing one into 'rows' first. */
-SweepJournal *sweep_journal_open (const char *path, const char *fingerprint,
-                                  const char *header, gboolean resume,
-                                  GHashTable *rows, GError **error);
+SweepJournal *sweep_journal_open (const char *path,
+                                  const SweepJournalSweep *sweep,
+                                  gboolean resume, GHashTable *rows,
+                                  GError **error);
 
 /* Append one row and flush it to the operating system. */
 gboolean sweep_journal_add (SweepJournal *journal, const char *row,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/csv.h"
 #include "models/sweep_merge.h"
 #include "models/sweep_run.h"
 
@@ -15,8 +16,10 @@ typedef struct {
     guint index;            /* I of I/N */
     guint count;            /* N */
     guint64 points;         /* P */
+    const char *fingerprint;    /* in lines[0] */
     GStrv lines;            /* [0] the shard line, [1] the header, rows */
     guint n_rows;
+    guint n_columns;        /* the header's */
 } Shard;
 
 static void
@@ -45,23 +48,61 @@ fail (GError **error, const char *name, int line, const char *format, ...)
     return FALSE;
 }
 
+#define SWEEP_TAG ", sweep "
+
+/* 'text' quoted for a message: its first 'max' bytes only, as a row
+ * (or the header of a CSV given by mistake) can be long. */
+static char *
+quote_start (const char *text, int max)
+{
+    return g_strdup_printf ("'%.*s%s'", max, text,
+                            strlen (text) > (gsize) max ? "..." : "");
+}
+
+/* A SHA-256 in hex, as sweep_whole_fingerprint gives. */
+static gboolean
+is_fingerprint (const char *text)
+{
+    gsize n = strspn (text, "0123456789abcdef");
+    return n == 64 && text[n] == '\0';
+}
+
 /* The first line, written by sweep_run_shard_line. */
 static gboolean
-parse_shard_line (Shard *s)
+parse_shard_line (Shard *s, GError **error)
 {
+    const char *line = s->lines[0];
+    /* Long enough for a whole shard line with its fingerprint. */
+    g_autofree char *quoted = quote_start (line, 160);
     guint64 points = 0;
     guint index = 0, count = 0;
     int end = 0;
-    if (sscanf (s->lines[0], "# smsim sweep shard %u/%u of %" G_GUINT64_FORMAT
+    if (sscanf (line, "# smsim sweep shard %u/%u of %" G_GUINT64_FORMAT
                 " points%n", &index, &count, &points, &end) != 3 ||
-        s->lines[0][end] != '\0' || index < 1 || index > count)
-        return FALSE;
+        index < 1 || index > count)
+        return fail (error, s->name, 1, "%s: not a shard of `smsim sweep "
+                     "--shard` (its first line says '# smsim sweep shard I/N "
+                     "of P points, sweep FINGERPRINT', then the header)",
+                     quoted);
+    if (line[end] == '\0')
+        return fail (error, s->name, 1, "%s: a shard line without its "
+                     "sweep's fingerprint (written by an older smsim?): "
+                     "nothing tells which sweep it is of; run the shard again",
+                     quoted);
+    s->fingerprint = g_str_has_prefix (line + end, SWEEP_TAG)
+                         ? line + end + strlen (SWEEP_TAG)
+                         : "";
     /* Written by us, so it reads back as written. */
-    g_autofree char *again = sweep_run_shard_line (index, count, points);
+    g_autofree char *again = sweep_run_shard_line (index, count, points,
+                                                   s->fingerprint);
     s->index = index;
     s->count = count;
     s->points = points;
-    return strcmp (again, s->lines[0]) == 0;
+    if (is_fingerprint (s->fingerprint) && strcmp (again, line) == 0)
+        return TRUE;
+    return fail (error, s->name, 1, "%s: not a shard line of `smsim sweep "
+                 "--shard` ('# smsim sweep shard I/N of P points, sweep "
+                 "FINGERPRINT')", quoted);
 }
 
 static guint64
@@ -72,20 +113,40 @@ expected_rows (const Shard *s)
                              : 0;
 }
 
+static guint
+n_fields (const char *line)
+{
+    g_autoptr (GPtrArray) fields = csv_split (line);
+    return fields->len;
+}
+
+static gboolean
+check_row (const Shard *s, guint r, GError **error)
+{
+    const char *row = s->lines[r + 2];
+    guint64 want = (guint64) r * s->count + s->index - 1;
+    g_autofree char *prefix = g_strdup_printf ("%" G_GUINT64_FORMAT ",", want);
+    guint n;
+    if (!g_str_has_prefix (row, prefix))
+        return fail (error, s->name, (int) r + 3,
+                     "expected point %" G_GUINT64_FORMAT " (shard %u/%u "
+                     "holds points %u, %u, ...)", want, s->index, s->count,
+                     s->index - 1, s->index - 1 + s->count);
+    n = n_fields (row);
+    if (n != s->n_columns) {
+        g_autofree char *quoted = quote_start (row, 40);
+        return fail (error, s->name, (int) r + 3, "%s: %u fields where the "
+                     "header has %u", quoted, n, s->n_columns);
+    }
+    return TRUE;
+}
+
 static gboolean
 check_rows (const Shard *s, GError **error)
 {
-    for (guint r = 0; r < s->n_rows; r++) {
-        const char *row = s->lines[r + 2];
-        guint64 want = (guint64) r * s->count + s->index - 1;
-        g_autofree char *prefix = g_strdup_printf ("%" G_GUINT64_FORMAT ",",
-                                                   want);
-        if (!g_str_has_prefix (row, prefix))
-            return fail (error, s->name, (int) r + 3,
-                         "expected point %" G_GUINT64_FORMAT " (shard %u/%u "
-                         "holds points %u, %u, ...)", want, s->index,
-                         s->count, s->index - 1, s->index - 1 + s->count);
-    }
+    for (guint r = 0; r < s->n_rows; r++)
+        if (!check_row (s, r, error))
+            return FALSE;
     if (s->n_rows != expected_rows (s))
         return fail (error, s->name, 0, "%u rows where shard %u/%u of %"
                      G_GUINT64_FORMAT " points has %" G_GUINT64_FORMAT
@@ -104,11 +165,14 @@ read_shard (Shard *s, const char *name, const char *text, GError **error)
         n--;
         g_clear_pointer (&s->lines[n], g_free);
     }
-    if (n < 2 || !parse_shard_line (s))
+    if (n < 2)
         return fail (error, name, 1, "not a shard of `smsim sweep --shard` "
                      "(its first line says '# smsim sweep shard I/N of P "
-                     "points', then the header)");
+                     "points, sweep FINGERPRINT', then the header)");
+    if (!parse_shard_line (s, error))
+        return FALSE;
     s->n_rows = n - 2;
+    s->n_columns = n_fields (s->lines[1]);
     return check_rows (s, error);
 }
 
@@ -131,6 +195,10 @@ check_set (const Shard *shards, guint n, GError **error)
         if (strcmp (s->lines[1], a->lines[1]) != 0)
             return fail (error, s->name, 2, "its header differs from %s's "
                          "(another sweep)", a->name);
+        if (strcmp (s->fingerprint, a->fingerprint) != 0)
+            return fail (error, s->name, 1, "a shard of another sweep than "
+                         "%s (their fingerprints differ: another GPU, or "
+                         "other values of the keys)", a->name);
         if (by_index[s->index] != NULL)
             return fail (error, s->name, 1, "shard %u/%u is given twice (also "
                          "%s)", s->index, s->count, by_index[s->index]->name);

@@ -59,6 +59,17 @@ contains "$work/err" "--mode fast"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 --resume
 contains "$work/err" "--resume needs -o FILE"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 0
+contains "$work/err" "-j 0: must be 1..1024"
+# Each thread is started up front: -j 2147483647 hung, allocating stacks.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 1025
+contains "$work/err" "-j 1025: must be 1..1024"
+# An empty -o is refused before any point runs: it made ./.journal and
+# failed only when the finished CSV had no name to go to.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -o ''
+contains "$work/err" "-o '': an empty file name"
+[ ! -e .journal ] || fail "-o '' left ./.journal"
+expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv -o ''
+contains "$work/err" "-o '': an empty file name"
 expect_fail 1 "$SMSIM" sweep --merge
 
 # Merging: a shard missing, or a file that is no shard.
@@ -67,5 +78,25 @@ expect_fail 1 "$SMSIM" sweep --merge
 expect_fail 2 "$SMSIM" sweep --merge s1.csv
 contains "$work/err" "s1.csv:1: a shard of a sweep in 2 shards, but 1 files are given"
 expect_fail 2 "$SMSIM" sweep --merge s1.csv short.csv
-contains "$work/err" "short.csv:1: not a shard"
+contains "$work/err" "short.csv:1: 'threads,regs': not a shard"
+# Shards 1 and 3 of one sweep with shard 2 of another of as many points
+# and the same columns: the fingerprint tells them apart (they merged).
+for i in 1 3; do
+    # shellcheck disable=SC2086
+    "$SMSIM" sweep $occ --vary threads=64,128,256 --vary regs=32,64 --shard $i/3 -o m$i.csv
+done
+# shellcheck disable=SC2086
+"$SMSIM" sweep $occ --vary threads=32,96,512 --vary regs=200,255 --shard 2/3 -o m2.csv
+expect_fail 2 "$SMSIM" sweep --merge m1.csv m2.csv m3.csv -o merged.csv
+contains "$work/err" "m2.csv:1: a shard of another sweep than m1.csv"
+[ ! -e merged.csv ] || fail "a refused merge wrote merged.csv"
+# A shard line without a fingerprint (hand-written, or an older smsim's).
+printf '# smsim sweep shard 1/1 of 1 points\npoint,x\n0,garbage\n' >hand.csv
+expect_fail 2 "$SMSIM" sweep --merge hand.csv
+contains "$work/err" "hand.csv:1: '# smsim sweep shard 1/1 of 1 points': a shard line without its sweep's fingerprint"
+# A row without the header's columns names its file and line.
+sed '3s/,[^,]*,$/,/' s1.csv >cut.csv
+expect_fail 2 "$SMSIM" sweep --merge cut.csv s2.csv
+contains "$work/err" "cut.csv:3: '0,64,32,32,64,100.00,"
+contains "$work/err" "...': 8 fields where the header has 9"
 echo "sweep: bad input refused before any point ran"

@@ -63,4 +63,21 @@ grep -q '^registers = 196608' mine.ini || fail "test setup: mine.ini has no regi
 # shellcheck disable=SC2086
 expect_fail 2 "$SMSIM" sweep $cfg -o edited.csv --resume
 contains "$work/err" "edited.csv.journal:1: the journal of another sweep"
+
+# A complete line that is not this sweep's row of its point (an edited
+# or corrupted journal: a kill leaves at most a partial last line) is
+# refused, naming the line, and never copied into the CSV.
+small="--gpu a100 --mode occupancy --vary threads=64,128,256 --vary regs=32,64"
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=1 killed "$SMSIM" sweep $small -j 1 -o bad.csv
+cp bad.csv.journal bad.orig
+for row in '0,garbage' '0,999,999,1,1,1.00,none,1.00,'; do
+    cp bad.orig bad.csv.journal
+    echo "$row" >>bad.csv.journal
+    line=$(($(wc -l <bad.csv.journal)))
+    # shellcheck disable=SC2086
+    expect_fail 2 "$SMSIM" sweep $small -o bad.csv --resume
+    contains "$work/err" "bad.csv.journal:$line: '$row'"
+    [ ! -e bad.csv ] || fail "a journal holding '$row' made bad.csv"
+done
 echo "sweep: killed and resumed sweeps give the uninterrupted CSV"

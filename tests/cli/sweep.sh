@@ -21,7 +21,11 @@ for i in 1 2 3 4; do
     # shellcheck disable=SC2086
     "$SMSIM" sweep $grid --shard $i/4 -o shard$i.csv
 done
-head -1 shard3.csv | grep -qx '# smsim sweep shard 3/4 of 2000 points' || fail "shard line"
+head -1 shard3.csv | grep -qx '# smsim sweep shard 3/4 of 2000 points, sweep [0-9a-f]\{64\}' ||
+    fail "shard line: $(head -1 shard3.csv)"
+# Every shard of one sweep carries the same fingerprint.
+[ "$(sed -n '1s/.*, sweep //p' shard1.csv)" = "$(sed -n '1s/.*, sweep //p' shard4.csv)" ] ||
+    fail "shards 1 and 4 of one sweep carry different fingerprints"
 "$SMSIM" sweep --merge shard4.csv shard2.csv shard1.csv shard3.csv -o merged.csv
 cmp one.csv merged.csv || fail "4 shards merged differ from the whole sweep"
 
