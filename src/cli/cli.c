@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,20 +103,27 @@ cli_error (const CmdEntry *cmd, const char *format, ...)
     fprintf (stderr, "smsim %s: %s\n", cmd->name, message);
 }
 
+static gboolean
+write_stdout (const GString *text, GError **error)
+{
+    if (fwrite (text->str, 1, text->len, stdout) == text->len &&
+        fflush (stdout) == 0)
+        return TRUE;
+    int err = errno;
+    /* Reported here: main's check of standard output at exit must not
+     * say it a second time (the failed bytes are already dropped). */
+    clearerr (stdout);
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                 "writing standard output: %s", g_strerror (err));
+    return FALSE;
+}
+
 gboolean
 cli_write_output (const char *path, const GString *text, GError **error)
 {
-    if (path == NULL || strcmp (path, "-") == 0) {
-        if (fwrite (text->str, 1, text->len, stdout) != text->len ||
-            fflush (stdout) != 0) {
-            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO,
-                         "cannot write to standard output");
-            return FALSE;
-        }
-        return TRUE;
-    }
+    if (path == NULL || strcmp (path, "-") == 0)
+        return write_stdout (text, error);
     return g_file_set_contents_full (path, text->str, (gssize) text->len,
                                      G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                      error);
 }
-
