@@ -4,11 +4,20 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "cli/cli.h"
+
+/* Linux's own limit on the symlinks one lookup follows (ELOOP past it). */
+#define CLI_MAX_LINKS 40
 
 void
 cli_gpu_options_init (CliGpuOptions *o)
@@ -103,6 +112,97 @@ cli_error (const CmdEntry *cmd, const char *format, ...)
     fprintf (stderr, "smsim %s: %s\n", cmd->name, message);
 }
 
+/* A link on /proc (behind /dev/stdout and /dev/fd/N) stands for a file
+ * already open, not for a path: there is no directory to rename in, and
+ * what it reads as may be "pipe:[1234]". */
+static gboolean
+on_proc (const GStatBuf *st)
+{
+    GStatBuf proc;
+    return g_lstat ("/proc/self", &proc) == 0 && proc.st_dev == st->st_dev;
+}
+
+/* The path 'link' points to, relative to the directory 'link' is in. */
+static char *
+link_target (const char *link, GError **error)
+{
+    g_autoptr (GError) local = NULL;
+    g_autofree char *text = g_file_read_link (link, &local);
+    if (text == NULL) {
+        g_set_error (error, G_FILE_ERROR, local->code, "%s", local->message);
+        return NULL;
+    }
+    if (g_path_is_absolute (text))
+        return g_steal_pointer (&text);
+    g_autofree char *dir = g_path_get_dirname (link);
+    if (strcmp (dir, ".") == 0)
+        return g_steal_pointer (&text);
+    return g_build_filename (dir, text, NULL);
+}
+
+char *
+cli_output_target (const char *path, gboolean *direct, GError **error)
+{
+    g_autofree char *target = g_strdup (path);
+    for (int hops = 0;; hops++) {
+        GStatBuf st;
+        /* Missing (a new file, or a link to one): the rename creates it,
+         * or fails naming the directory that is not there. */
+        if (g_lstat (target, &st) != 0) {
+            *direct = FALSE;
+            return g_steal_pointer (&target);
+        }
+        if (!S_ISLNK (st.st_mode) || on_proc (&st)) {
+            *direct = S_ISLNK (st.st_mode) || !S_ISREG (st.st_mode);
+            return g_steal_pointer (&target);
+        }
+        if (hops == CLI_MAX_LINKS) {
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_LOOP,
+                         "%s: too many levels of symbolic links", path);
+            return NULL;
+        }
+        char *next = link_target (target, error);
+        if (next == NULL)
+            return NULL;
+        g_free (target);
+        target = next;
+    }
+}
+
+static gboolean
+write_error (const char *path, GError **error)
+{
+    int err = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                 "cannot write %s: %s", path, g_strerror (err));
+    return FALSE;
+}
+
+/* Straight into 'path', for a device or FIFO: there is no temporary file
+ * to rename over one, so no "whole or not at all" either.  O_APPEND: a
+ * regular file behind /dev/fd/N is one a shell opened, and what was
+ * written to it before stays; on a device or FIFO it changes nothing. */
+static gboolean
+write_through (const char *path, const GString *text, GError **error)
+{
+    int fd = g_open (path, O_WRONLY | O_APPEND | O_NOCTTY, 0);
+    if (fd < 0)
+        return write_error (path, error);
+    for (gsize done = 0; done < text->len;) {
+        ssize_t n = write (fd, text->str + done, text->len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            close (fd);
+            errno = err;
+            return write_error (path, error);
+        }
+        done += (gsize) n;
+    }
+    return close (fd) == 0 || write_error (path, error);
+}
+
 static gboolean
 write_stdout (const GString *text, GError **error)
 {
@@ -118,12 +218,33 @@ write_stdout (const GString *text, GError **error)
     return FALSE;
 }
 
+/* /dev/stdout, /dev/fd/1 and the like: opened anew, a file a shell
+ * redirected into would be written at its own offset, not after what
+ * came before; through stdout, the output also keeps its order. */
+static gboolean
+is_stdout (const char *path)
+{
+    GStatBuf st, out;
+    return g_stat (path, &st) == 0 && fstat (STDOUT_FILENO, &out) == 0 &&
+           st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 gboolean
 cli_write_output (const char *path, const GString *text, GError **error)
 {
+    gboolean direct;
     if (path == NULL || strcmp (path, "-") == 0)
         return write_stdout (text, error);
-    return g_file_set_contents_full (path, text->str, (gssize) text->len,
+    /* g_file_set_contents would rename over a symlink itself (and over
+     * /dev/stdout as root), leaving the file it points to as it was. */
+    g_autofree char *target = cli_output_target (path, &direct, error);
+    if (target == NULL)
+        return FALSE;
+    if (direct && is_stdout (target))
+        return write_stdout (text, error);
+    if (direct)
+        return write_through (target, text, error);
+    return g_file_set_contents_full (target, text->str, (gssize) text->len,
                                      G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                      error);
 }

@@ -67,11 +67,18 @@ gboolean cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc,
 void cli_error (const CmdEntry *cmd, const char *format, ...)
     G_GNUC_PRINTF (2, 3);
 
-/* Write 'text' to 'path' whole or not at all, or to stdout when 'path'
- * is NULL or "-". */
+/* Where output to 'path' goes: its symlinks followed to the file at the
+ * end.  '*direct' is set when that file exists and is not a regular one
+ * (a device, a FIFO, an open file behind /dev/stdout): written straight
+ * to, never replaced.  Otherwise a new file made beside the returned path
+ * and renamed over it replaces it whole. */
+char *cli_output_target (const char *path, gboolean *direct, GError **error);
+
+/* Write 'text' to 'path' (through cli_output_target: whole or not at all
+ * unless it is a device or FIFO), or to stdout when 'path' is NULL or
+ * "-". */
 gboolean cli_write_output (const char *path, const GString *text,
                            GError **error);
-
 
 
 #endif
