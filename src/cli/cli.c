@@ -248,3 +248,54 @@ cli_write_output (const char *path, const GString *text, GError **error)
                                      G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                      error);
 }
+
+/* What tells two paths apart: the device and inode of an existing
+ * regular file; for a file not there yet, the canonical path of where it
+ * would be made.  NULL for what is never replaced (a device, a FIFO),
+ * where two writes lose nothing. */
+static char *
+file_key (const char *path)
+{
+    GStatBuf st;
+    gboolean direct;
+    if (g_stat (path, &st) == 0)
+        return S_ISREG (st.st_mode)
+                   ? g_strdup_printf ("%" G_GUINT64_FORMAT ":%"
+                                      G_GUINT64_FORMAT, (guint64) st.st_dev,
+                                      (guint64) st.st_ino)
+                   : NULL;
+    g_autofree char *target = cli_output_target (path, &direct, NULL);
+    if (target == NULL)
+        return NULL;
+    g_autofree char *dir = g_path_get_dirname (target);
+    g_autofree char *base = g_path_get_basename (target);
+    g_autofree char *real = realpath (dir, NULL);
+    g_autofree char *where = g_build_filename (real ? real : dir, base, NULL);
+    return g_canonicalize_filename (where, NULL);
+}
+
+gboolean
+cli_check_distinct (const CliFileArg *args, guint n, GError **error)
+{
+    g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+    for (guint i = 0; i < n; i++) {
+        const char *p = args[i].path;
+        gboolean file = p != NULL && strcmp (p, "-") != 0;
+        g_ptr_array_add (keys, file ? file_key (p) : NULL);
+        for (guint j = 0; j < i && keys->pdata[i] != NULL; j++) {
+            if (g_strcmp0 (keys->pdata[i], keys->pdata[j]) != 0)
+                continue;
+            if (strcmp (args[j].path, p) == 0)
+                g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                             "%s and %s both name %s: give them different "
+                             "files", args[j].option, args[i].option, p);
+            else
+                g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                             "%s %s and %s %s are the same file: give them "
+                             "different files", args[j].option, args[j].path,
+                             args[i].option, p);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}

@@ -80,5 +80,18 @@ char *cli_output_target (const char *path, gboolean *direct, GError **error);
 gboolean cli_write_output (const char *path, const GString *text,
                            GError **error);
 
+/* A file option as given: 'option' as an error names it ("--from"),
+ * 'path' NULL or "-" when it names no file. */
+typedef struct {
+    const char *option;
+    const char *path;
+} CliFileArg;
+
+/* FALSE, with an error naming both options and the path, when two of
+ * 'args' name the same file (after symlinks, or by another path): an
+ * output would overwrite an input, or another output.  Checked before
+ * any work, so that nothing is lost. */
+gboolean cli_check_distinct (const CliFileArg *args, guint n,
+                             GError **error);
 
 #endif
