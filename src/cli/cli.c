@@ -3,11 +3,21 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "cli/cli.h"
+
+/* Linux's own limit on the symlinks one lookup follows (ELOOP past it). */
+#define CLI_MAX_LINKS 40
 
 void
 cli_gpu_options_init (CliGpuOptions *o)
@@ -102,20 +112,190 @@ cli_error (const CmdEntry *cmd, const char *format, ...)
     fprintf (stderr, "smsim %s: %s\n", cmd->name, message);
 }
 
+/* A link on /proc (behind /dev/stdout and /dev/fd/N) stands for a file
+ * already open, not for a path: there is no directory to rename in, and
+ * what it reads as may be "pipe:[1234]". */
+static gboolean
+on_proc (const GStatBuf *st)
+{
+    GStatBuf proc;
+    return g_lstat ("/proc/self", &proc) == 0 && proc.st_dev == st->st_dev;
+}
+
+/* The path 'link' points to, relative to the directory 'link' is in. */
+static char *
+link_target (const char *link, GError **error)
+{
+    g_autoptr (GError) local = NULL;
+    g_autofree char *text = g_file_read_link (link, &local);
+    if (text == NULL) {
+        g_set_error (error, G_FILE_ERROR, local->code, "%s", local->message);
+        return NULL;
+    }
+    if (g_path_is_absolute (text))
+        return g_steal_pointer (&text);
+    g_autofree char *dir = g_path_get_dirname (link);
+    if (strcmp (dir, ".") == 0)
+        return g_steal_pointer (&text);
+    return g_build_filename (dir, text, NULL);
+}
+
+char *
+cli_output_target (const char *path, gboolean *direct, GError **error)
+{
+    g_autofree char *target = g_strdup (path);
+    for (int hops = 0;; hops++) {
+        GStatBuf st;
+        /* Missing (a new file, or a link to one): the rename creates it,
+         * or fails naming the directory that is not there. */
+        if (g_lstat (target, &st) != 0) {
+            *direct = FALSE;
+            return g_steal_pointer (&target);
+        }
+        if (!S_ISLNK (st.st_mode) || on_proc (&st)) {
+            *direct = S_ISLNK (st.st_mode) || !S_ISREG (st.st_mode);
+            return g_steal_pointer (&target);
+        }
+        if (hops == CLI_MAX_LINKS) {
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_LOOP,
+                         "%s: too many levels of symbolic links", path);
+            return NULL;
+        }
+        char *next = link_target (target, error);
+        if (next == NULL)
+            return NULL;
+        g_free (target);
+        target = next;
+    }
+}
+
+static gboolean
+write_error (const char *path, GError **error)
+{
+    int err = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                 "cannot write %s: %s", path, g_strerror (err));
+    return FALSE;
+}
+
+/* Straight into 'path', for a device or FIFO: there is no temporary file
+ * to rename over one, so no "whole or not at all" either.  O_APPEND: a
+ * regular file behind /dev/fd/N is one a shell opened, and what was
+ * written to it before stays; on a device or FIFO it changes nothing. */
+static gboolean
+write_through (const char *path, const GString *text, GError **error)
+{
+    int fd = g_open (path, O_WRONLY | O_APPEND | O_NOCTTY, 0);
+    if (fd < 0)
+        return write_error (path, error);
+    for (gsize done = 0; done < text->len;) {
+        ssize_t n = write (fd, text->str + done, text->len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            close (fd);
+            errno = err;
+            return write_error (path, error);
+        }
+        done += (gsize) n;
+    }
+    return close (fd) == 0 || write_error (path, error);
+}
+
+static gboolean
+write_stdout (const GString *text, GError **error)
+{
+    if (fwrite (text->str, 1, text->len, stdout) == text->len &&
+        fflush (stdout) == 0)
+        return TRUE;
+    int err = errno;
+    /* Reported here: main's check of standard output at exit must not
+     * say it a second time (the failed bytes are already dropped). */
+    clearerr (stdout);
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                 "writing standard output: %s", g_strerror (err));
+    return FALSE;
+}
+
+/* /dev/stdout, /dev/fd/1 and the like: opened anew, a file a shell
+ * redirected into would be written at its own offset, not after what
+ * came before; through stdout, the output also keeps its order. */
+static gboolean
+is_stdout (const char *path)
+{
+    GStatBuf st, out;
+    return g_stat (path, &st) == 0 && fstat (STDOUT_FILENO, &out) == 0 &&
+           st.st_dev == out.st_dev && st.st_ino == out.st_ino;
+}
+
 gboolean
 cli_write_output (const char *path, const GString *text, GError **error)
 {
-    if (path == NULL || strcmp (path, "-") == 0) {
-        if (fwrite (text->str, 1, text->len, stdout) != text->len ||
-            fflush (stdout) != 0) {
-            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO,
-                         "cannot write to standard output");
-            return FALSE;
-        }
-        return TRUE;
-    }
-    return g_file_set_contents_full (path, text->str, (gssize) text->len,
+    gboolean direct;
+    if (path == NULL || strcmp (path, "-") == 0)
+        return write_stdout (text, error);
+    /* g_file_set_contents would rename over a symlink itself (and over
+     * /dev/stdout as root), leaving the file it points to as it was. */
+    g_autofree char *target = cli_output_target (path, &direct, error);
+    if (target == NULL)
+        return FALSE;
+    if (direct && is_stdout (target))
+        return write_stdout (text, error);
+    if (direct)
+        return write_through (target, text, error);
+    return g_file_set_contents_full (target, text->str, (gssize) text->len,
                                      G_FILE_SET_CONTENTS_CONSISTENT, 0666,
                                      error);
 }
 
+/* What tells two paths apart: the device and inode of an existing
+ * regular file; for a file not there yet, the canonical path of where it
+ * would be made.  NULL for what is never replaced (a device, a FIFO),
+ * where two writes lose nothing. */
+static char *
+file_key (const char *path)
+{
+    GStatBuf st;
+    gboolean direct;
+    if (g_stat (path, &st) == 0)
+        return S_ISREG (st.st_mode)
+                   ? g_strdup_printf ("%" G_GUINT64_FORMAT ":%"
+                                      G_GUINT64_FORMAT, (guint64) st.st_dev,
+                                      (guint64) st.st_ino)
+                   : NULL;
+    g_autofree char *target = cli_output_target (path, &direct, NULL);
+    if (target == NULL)
+        return NULL;
+    g_autofree char *dir = g_path_get_dirname (target);
+    g_autofree char *base = g_path_get_basename (target);
+    g_autofree char *real = realpath (dir, NULL);
+    g_autofree char *where = g_build_filename (real ? real : dir, base, NULL);
+    return g_canonicalize_filename (where, NULL);
+}
+
+gboolean
+cli_check_distinct (const CliFileArg *args, guint n, GError **error)
+{
+    g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+    for (guint i = 0; i < n; i++) {
+        const char *p = args[i].path;
+        gboolean file = p != NULL && strcmp (p, "-") != 0;
+        g_ptr_array_add (keys, file ? file_key (p) : NULL);
+        for (guint j = 0; j < i && keys->pdata[i] != NULL; j++) {
+            if (g_strcmp0 (keys->pdata[i], keys->pdata[j]) != 0)
+                continue;
+            if (strcmp (args[j].path, p) == 0)
+                g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                             "%s and %s both name %s: give them different "
+                             "files", args[j].option, args[i].option, p);
+            else
+                g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                             "%s %s and %s %s are the same file: give them "
+                             "different files", args[j].option, args[j].path,
+                             args[i].option, p);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}

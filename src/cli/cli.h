@@ -67,11 +67,31 @@ gboolean cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc,
 void cli_error (const CmdEntry *cmd, const char *format, ...)
     G_GNUC_PRINTF (2, 3);
 
-/* Write 'text' to 'path' whole or not at all, or to stdout when 'path'
- * is NULL or "-". */
+/* Where output to 'path' goes: its symlinks followed to the file at the
+ * end.  '*direct' is set when that file exists and is not a regular one
+ * (a device, a FIFO, an open file behind /dev/stdout): written straight
+ * to, never replaced.  Otherwise a new file made beside the returned path
+ * and renamed over it replaces it whole. */
+char *cli_output_target (const char *path, gboolean *direct, GError **error);
+
+/* Write 'text' to 'path' (through cli_output_target: whole or not at all
+ * unless it is a device or FIFO), or to stdout when 'path' is NULL or
+ * "-". */
 gboolean cli_write_output (const char *path, const GString *text,
                            GError **error);
 
+/* A file option as given: 'option' as an error names it ("--from"),
+ * 'path' NULL or "-" when it names no file. */
+typedef struct {
+    const char *option;
+    const char *path;
+} CliFileArg;
 
+/* FALSE, with an error naming both options and the path, when two of
+ * 'args' name the same file (after symlinks, or by another path): an
+ * output would overwrite an input, or another output.  Checked before
+ * any work, so that nothing is lost. */
+gboolean cli_check_distinct (const CliFileArg *args, guint n,
+                             GError **error);
 
 #endif

@@ -147,6 +147,48 @@ plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
     return no_gnuplot ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* With all, no figure or CSV written into the directory may be --from:
+ * it would be replaced before the figures after it read it. */
+static gboolean
+check_all_paths (const PlotArgs *a, GError **error)
+{
+    const char *dir = a->output ? a->output : "figures";
+    const char *ext = a->format ? a->format : "png";
+    guint n;
+    const FigDef *const *figs = fig_all (&n);
+    for (guint i = 0; a->from != NULL && i < n; i++) {
+        g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
+                                                ext);
+        g_autofree char *data = csv_beside (out);
+        g_autofree char *out_opt = g_strdup_printf ("figure %s (in %s)",
+                                                    figs[i]->name, dir);
+        g_autofree char *data_opt = g_strdup_printf ("the CSV of figure %s "
+                                                     "(in %s)", figs[i]->name,
+                                                     dir);
+        const CliFileArg files[] = {
+            { "--from", a->from }, { out_opt, out }, { data_opt, data },
+        };
+        if (!cli_check_distinct (files, G_N_ELEMENTS (files), error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* One figure: its output, its CSV and --from are three files.  The
+ * CSV's default is -o's name: --from v.csv -o v.png would draw the
+ * validation over its own table. */
+static gboolean
+check_paths (const PlotArgs *a, const char *path, const char *data,
+             GError **error)
+{
+    const CliFileArg files[] = {
+        { "--from", a->from },
+        { a->output ? "-o" : "the figure (default NAME.png)", path },
+        { a->data ? "--data" : "--data (default: -o with .csv)", data },
+    };
+    return cli_check_distinct (files, G_N_ELEMENTS (files), error);
+}
+
 static int
 plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
             const PlotArgs *a)
@@ -154,6 +196,17 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     g_autoptr (FigCache) cache = fig_cache_new ();
     g_autoptr (GArray) validation = NULL;
     g_autoptr (GError) error = NULL;
+    gboolean all = strcmp (name, "all") == 0;
+    const FigDef *fig = all ? NULL : fig_find (name);
+    g_autofree char *out = all ? NULL : g_strdup_printf ("%s.png", fig->name);
+    const char *path = a->output ? a->output : out;
+    g_autofree char *data = all ? NULL
+                          : a->data ? g_strdup (a->data) : csv_beside (path);
+    if (!(all ? check_all_paths (a, &error)
+              : check_paths (a, path, data, &error))) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_USAGE;
+    }
     o->cache = cache;
     if (a->from != NULL) {
         validation = valcsv_read (a->from, &error);
@@ -163,12 +216,8 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
         }
         o->validation = validation;
     }
-    if (strcmp (name, "all") == 0)
+    if (all)
         return plot_all (cmd, o, a);
-    const FigDef *fig = fig_find (name);
-    g_autofree char *out = g_strdup_printf ("%s.png", fig->name);
-    const char *path = a->output ? a->output : out;
-    g_autofree char *data = a->data ? g_strdup (a->data) : csv_beside (path);
     gboolean no_gnuplot = FALSE;
     return plot_one (cmd, fig, o, path, data, a->verbose, &no_gnuplot);
 }
@@ -360,7 +409,10 @@ plot_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv))
         ;
-    else if (a.list && argc == 1) {
+    else if (a.list && argc > 1)
+        cli_error (cmd, "--list lists the figures; it takes no NAME ('%s')",
+                   argv[1]);
+    else if (a.list) {
         list_figures ();
         status = CLI_EXIT_OK;
     } else if (check_args (cmd, argc, argv, &a)) {

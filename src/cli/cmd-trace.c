@@ -70,6 +70,28 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
     return CLI_EXIT_OK;
 }
 
+/* gen_write into the file 'output' names after its symlinks (renaming
+ * over a link would leave the file it points to as it was).  A device or
+ * FIFO has no "whole or not at all", which a trace promises. */
+static int
+gen_to (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
+        gint64 size, char **params, const char *output)
+{
+    g_autoptr (GError) error = NULL;
+    gboolean direct;
+    g_autofree char *target = cli_output_target (output, &direct, &error);
+    if (target == NULL) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
+    if (direct) {
+        cli_error (cmd, "-o %s: not a regular file; a trace goes to a file, "
+                        "renamed into place once whole", output);
+        return CLI_EXIT_USAGE;
+    }
+    return gen_write (cmd, gpu, kernel, size, params, target);
+}
+
 static int
 gen_exec (int argc, char **argv)
 {
@@ -115,7 +137,7 @@ gen_exec (int argc, char **argv)
                         "place once whole), not to standard output");
         return CLI_EXIT_USAGE;
     }
-    return gen_write (cmd, &gpu, kernel, size, params, output);
+    return gen_to (cmd, &gpu, kernel, size, params, output);
 }
 
 /* ------------------------------------------------------------------ */

@@ -151,6 +151,33 @@ static const char description[] =
     "  smsim validate --csv-output v.csv && "
     "smsim plot sgemm-validation --from v.csv";
 
+/* The command line makes sense before the minutes the validation takes. */
+static gboolean
+check_args (const CmdEntry *cmd, int argc, char **argv, const char *gpu,
+            const char *output, const char *csv_output)
+{
+    g_autoptr (GError) error = NULL;
+    /* The CSV, written last, would replace the table just written. */
+    const CliFileArg files[] = {
+        { "-o", output }, { "--csv-output", csv_output },
+    };
+    if (argc > 1) {
+        cli_error (cmd, "unexpected argument '%s'", argv[1]);
+        return FALSE;
+    }
+    if (gpu != NULL && strcmp (gpu, "all") != 0 &&
+        strcmp (gpu, "a6000") != 0 && strcmp (gpu, "a100") != 0) {
+        cli_error (cmd, "--gpu %s: published numbers exist for a6000 and a100",
+                   gpu);
+        return FALSE;
+    }
+    if (!cli_check_distinct (files, G_N_ELEMENTS (files), &error)) {
+        cli_error (cmd, "%s", error->message);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 static int
 validate_exec (int argc, char **argv)
 {
@@ -188,12 +215,9 @@ validate_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
-    gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
-    if (!all && strcmp (gpu, "a6000") != 0 && strcmp (gpu, "a100") != 0) {
-        cli_error (cmd, "--gpu %s: published numbers exist for a6000 and a100",
-                   gpu);
+    if (!check_args (cmd, argc, argv, gpu, output, csv_output))
         return CLI_EXIT_USAGE;
-    }
+    gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
     static const char header[] = "gpu,kernel,size,simulated_gflops,"
                                  "reference_gflops,error_pct,source\n";
     if (format == CLI_FORMAT_CSV)

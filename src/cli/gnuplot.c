@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "cli/cli.h"
 #include "cli/gnuplot.h"
 #include "models/fig.h"
 
@@ -78,11 +79,11 @@ script_path (const char *name, char **style, GError **error)
     return script;
 }
 
-/* An empty temporary file beside 'out_path' (so a rename replaces it). */
+/* An empty temporary file for 'out_path' in 'dir': beside it, so that a
+ * rename replaces it, unless it is a device. */
 static char *
-temp_beside (const char *out_path, GError **error)
+temp_in (const char *dir, const char *out_path, GError **error)
 {
-    g_autofree char *dir = g_path_get_dirname (out_path);
     g_autofree char *base = g_path_get_basename (out_path);
     g_autofree char *tmpl = g_strdup_printf (".%s.XXXXXX", base);
     char *tmp = g_build_filename (dir, tmpl, NULL);
@@ -99,6 +100,29 @@ temp_beside (const char *out_path, GError **error)
     umask (mask);
     g_chmod (tmp, 0666 & ~mask);
     return tmp;
+}
+
+/* The drawn figure 'tmp' into 'target': renamed over it, or for a device
+ * or FIFO ('direct') copied into it. */
+static gboolean
+put_figure (const char *tmp, const char *target, gboolean direct,
+            GError **error)
+{
+    if (direct) {
+        g_autofree char *bytes = NULL;
+        gsize len = 0;
+        if (!g_file_get_contents (tmp, &bytes, &len, error))
+            return FALSE;
+        g_autoptr (GString) text = g_string_new_len (bytes, (gssize) len);
+        return cli_write_output (target, text, error);
+    }
+    if (g_rename (tmp, target) != 0) {
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                     "cannot rename %s to %s: %s", tmp, target,
+                     g_strerror (errno));
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static gboolean
@@ -149,8 +173,14 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
                      out_path);
         return FALSE;
     }
+    gboolean direct = FALSE;
     g_autofree char *script = script_path (name, &style, error);
-    g_autofree char *tmp = script ? temp_beside (out_path, error) : NULL;
+    g_autofree char *target =
+        script ? cli_output_target (out_path, &direct, error) : NULL;
+    g_autofree char *dir = target ? g_path_get_dirname (target) : NULL;
+    g_autofree char *tmp =
+        target ? temp_in (direct ? g_get_tmp_dir () : dir, target, error)
+               : NULL;
     if (tmp == NULL)
         return FALSE;
     g_autoptr (GString) cmds = g_string_new (vars);
@@ -161,14 +191,10 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
     /* One command line: -e takes ';' between commands. */
     g_strdelimit (cmds->str, "\n", ';');
     gboolean ok = spawn (cmds->str, script, &err_text, error) &&
-                  drew_something (tmp, script, error);
-    if (ok && g_rename (tmp, out_path) != 0) {
-        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-                     "cannot rename %s to %s: %s", tmp, out_path,
-                     g_strerror (errno));
-        ok = FALSE;
-    }
-    if (!ok)
+                  drew_something (tmp, script, error) &&
+                  put_figure (tmp, target, direct, error);
+    /* Gone already when renamed. */
+    if (!ok || direct)
         g_unlink (tmp);
     if (warnings != NULL)
         *warnings = g_steal_pointer (&err_text);

@@ -5,8 +5,10 @@
  * The scripts live in the first directory of SMSIM_PLOTS_DIR, the source
  * tree's plots/ and $(pkgdatadir)/plots that holds plots/style.gp.  The
  * output's extension picks the terminal (.png: pngcairo, .pdf: pdfcairo,
- * .svg: svg).  gnuplot draws into a temporary file beside the output,
- * renamed over it on success: the figure is written whole or not at all.
+ * .svg: svg).  gnuplot draws into a temporary file beside the output
+ * (the file its symlinks lead to), renamed over it on success: the
+ * figure is written whole or not at all.  A device or FIFO is written
+ * into instead.
  * Whatever gnuplot prints on its standard error is handed back, so that
  * a warning is never lost.
  */

@@ -5,9 +5,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -73,9 +76,33 @@ lookup (const char *name)
     return NULL;
 }
 
+/* Run at exit, so that it also sees what GOption's --help prints before
+ * it calls exit(0): output lost on a full disk or a closed pipe is a
+ * failure, not a success with nothing in it.  A command that reported a
+ * failed write itself cleared the error (cli_write_output).  SIGPIPE
+ * keeps its default: `smsim kernels | head -1` ends quietly, as other
+ * tools do. */
+static void
+check_stdout (void)
+{
+    errno = 0;
+    if (fflush (stdout) == 0 && !ferror (stdout))
+        return;
+    /* 0 when the write that failed was an earlier one. */
+    int err = errno;
+    const char *name = g_get_prgname () ? g_get_prgname () : "smsim";
+    if (err != 0)
+        fprintf (stderr, "%s: writing standard output: %s\n", name,
+                 g_strerror (err));
+    else
+        fprintf (stderr, "%s: writing standard output failed\n", name);
+    _exit (CLI_EXIT_FAIL);
+}
+
 int
 main (int argc, char **argv)
 {
+    atexit (check_stdout);
     setlocale (LC_ALL, "");
     /* Numbers print the same everywhere: output is deterministic. */
     setlocale (LC_NUMERIC, "C");

@@ -12,6 +12,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "models/num.h"
 #include "models/pkey.h"
@@ -313,6 +316,24 @@ find_preset (const char *name, const char *relative_to, GError **error)
     g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
                  "unknown GPU '%s' (presets: %s; or give a path to a .ini)",
                  name, *known ? known : "none found");
+    return NULL;
+}
+
+/* --config always names a file: "myconf" in the working directory is
+ * that file, not an unknown GPU, whatever its name looks like. */
+static char *
+find_config (const char *path, GError **error)
+{
+    GStatBuf st;
+    const char *why = NULL;
+    if (g_stat (path, &st) != 0 || g_access (path, R_OK) != 0)
+        why = g_strerror (errno);
+    else if (S_ISDIR (st.st_mode))
+        why = "a directory, not a preset file";
+    if (why == NULL)
+        return g_strdup (path);
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+                 "--config %s: %s", path, why);
     return NULL;
 }
 
@@ -698,12 +719,15 @@ set_here (const Preset *preset, const char *group, const char *key,
     return v->set && strcmp (v->origin, path) == 0;
 }
 
-/* Load 'name', on top of the preset 'under' when one is given. */
+/* Load 'name' (the --config file when 'config'), on top of the preset
+ * 'under' when one is given. */
 static gboolean
-load_top (Preset *preset, const char *name, const char *under, GError **error)
+load_top (Preset *preset, const char *name, gboolean config, const char *under,
+          GError **error)
 {
     g_autoptr (GPtrArray) chain = g_ptr_array_new_with_free_func (free);
-    g_autofree char *path = find_preset (name, NULL, error);
+    g_autofree char *path = config ? find_config (name, error)
+                                   : find_preset (name, NULL, error);
     if (path == NULL)
         return FALSE;
     if (under != NULL) {
@@ -721,7 +745,8 @@ load_top (Preset *preset, const char *name, const char *under, GError **error)
         return FALSE;
     }
     /* A user's file that inherits its name would pass for its base. */
-    if (is_path (name) && !set_here (preset, "preset", "name", path)) {
+    if ((config || is_path (name)) &&
+        !set_here (preset, "preset", "name", path)) {
         g_autofree char *stem = g_path_get_basename (name);
         char *dot = strrchr (stem, '.');
         if (dot != NULL)
@@ -744,7 +769,7 @@ preset_load (const char *gpu, const char *config, const char *const *sets,
                      "--config FILE");
         return NULL;
     }
-    if (!load_top (preset, top, config ? gpu : NULL, error))
+    if (!load_top (preset, top, config != NULL, config ? gpu : NULL, error))
         return NULL;
     for (int i = 0; sets != NULL && sets[i] != NULL; i++)
         if (!apply_set (preset, sets[i], error))

@@ -52,6 +52,19 @@ printf '[preset]\nbase = a100\n[sm\n' >"$work/trunc.ini"
 expect_fail 2 "$SMSIM" occupancy --config "$work/trunc.ini" --threads 128 --regs 32
 contains "$work/err" "trunc.ini:3:"
 
+# --config always names a file, whatever it is called (it was looked up
+# as a GPU when it had no .ini and no '/'), and says why it cannot be
+# read.
+cp "$top_srcdir/examples/a100-2x-regs.ini" "$work/myconf"
+mkdir "$work/adir"
+(cd "$work" && "$SMSIM" occupancy --config myconf --threads 1024 --regs 64) >"$work/myconf.out"
+contains "$work/myconf.out" "Occupancy on myconf"
+contains "$work/myconf.out" "Active blocks per SM:   2"    # its 128 K registers
+(cd "$work" && expect_fail 2 "$SMSIM" occupancy --config adir --threads 128 --regs 32)
+contains "$work/err" "--config adir: a directory, not a preset file"
+(cd "$work" && expect_fail 2 "$SMSIM" occupancy --config a100 --threads 128 --regs 32)
+contains "$work/err" "--config a100: No such file or directory"
+
 # An output file that cannot be written leaves nothing behind.
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o "$work/no/such/dir/x.csv"
 [ ! -e "$work/no" ] || fail "partial output"

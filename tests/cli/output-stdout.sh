@@ -1,0 +1,44 @@
+#!/bin/sh
+# A failed write to standard output is a failure (exit 2, saying so) in
+# every command, not a success with nothing in it.  A pipe whose reader
+# is gone stands for a full disk (never /dev/full here: a test must not
+# write to a real device): with SIGPIPE ignored, the write fails with
+# EPIPE instead of killing smsim.
+. "${top_srcdir:-.}/tests/cli/setup"
+cd "$work"
+mkfifo pipe
+
+# broken CMD...: CMD, its standard output a pipe nobody reads, must
+# exit 2 and say that writing standard output failed.
+broken() {
+    set +e
+    (
+        trap '' PIPE
+        # Opened read-write first, so that opening it to write does not
+        # block; then the only reader is closed.
+        exec 4<>pipe 5>pipe 4<&-
+        exec "$@" >&5
+    ) 2>"$work/err"
+    got=$?
+    set -e
+    [ "$got" -eq 2 ] || fail "'$*' into a broken pipe exited $got, expected 2: $(cat "$work/err")"
+    contains "$work/err" "writing standard output"
+}
+
+"$SMSIM" trace gen --kernel vecadd --size 1024 -o v.trace >/dev/null
+broken "$SMSIM" gpus
+contains "$work/err" "smsim gpus: writing standard output: Broken pipe"
+broken "$SMSIM" kernels
+broken "$SMSIM" query --gpu a100
+broken "$SMSIM" query --gpu a100 --sources
+broken "$SMSIM" query --keys
+broken "$SMSIM" trace info v.trace
+broken "$SMSIM" plot --list
+broken "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32
+broken "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 -o -
+# Reported once, by the command that saw it.
+[ "$(grep -c 'writing standard output' "$work/err")" -eq 1 ] || fail "said twice: $(cat "$work/err")"
+broken "$SMSIM" run --gpu a100 --kernel vecadd --size 4096
+broken "$SMSIM" gpus --help
+broken "$SMSIM" --help
+echo "standard output checked ok"
