@@ -91,10 +91,52 @@ cli_context_new (const CmdEntry *cmd, const char *args,
     return ctx;
 }
 
+/* GOption reads integers in C's bases: --size 010000 would be 4096
+ * and --threads 0x100 256, without a word.  A value that looks like
+ * such a literal is refused ('./0123' still names a file). */
+static gboolean
+not_decimal (const char *v)
+{
+    if (*v == '+' || *v == '-')
+        v++;
+    if (v[0] != '0' || v[1] == '\0')
+        return FALSE;
+    gboolean hex = v[1] == 'x' || v[1] == 'X';
+    const char *d = v + (hex ? 2 : 1);
+    if (*d == '\0')
+        return FALSE;
+    for (; *d != '\0'; d++)
+        if (!(hex ? g_ascii_isxdigit (*d) : g_ascii_isdigit (*d)))
+            return FALSE;
+    return TRUE;
+}
+
+/* The value each option on the command line was given, checked by
+ * not_decimal: "--opt=V", "--opt V", "-x V" (up to "--"). */
+static gboolean
+check_numbers (const CmdEntry *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++) {
+        const char *eq = argv[i][0] == '-' ? strchr (argv[i], '=') : NULL;
+        const char *v = eq != NULL ? eq + 1
+                        : argv[i][0] == '-' && i + 1 < argc ? argv[i + 1]
+                                                            : NULL;
+        if (v != NULL && not_decimal (v)) {
+            cli_error (cmd, "%s%s%s: write numbers in decimal (a leading 0 "
+                            "reads as octal, 0x as hex)",
+                       argv[i], eq != NULL ? "" : " ", eq != NULL ? "" : v);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 gboolean
 cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc, char ***argv)
 {
     g_autoptr (GError) error = NULL;
+    if (!check_numbers (cmd, *argc, *argv))
+        return FALSE;
     if (g_option_context_parse (ctx, argc, argv, &error))
         return TRUE;
     cli_error (cmd, "%s (see `smsim %s --help`)", error->message, cmd->name);

@@ -28,4 +28,13 @@ expect_fail 1 "$SMSIM" plot --list occupancy
 contains "$work/err" "--list lists the figures; it takes no NAME ('occupancy')"
 [ ! -e occupancy.png ] || fail "plot --list drew the figure"
 [ ! -e w.trace ] || fail "trace gen wrote its file all the same"
-echo "extra arguments refused ok"
+
+# Numbers in C's other bases, which GOption would take without a word
+# (--size 010000 ran size 4096), are refused with the option.
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 010000
+contains "$work/err" "--size 010000: write numbers in decimal"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads=0x100 --regs 32
+contains "$work/err" "--threads=0x100: write numbers in decimal"
+"$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 --smem 0 >/dev/null ||
+    fail "a plain 0 was refused"
+echo "extra arguments and other bases refused ok"
