@@ -301,9 +301,9 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
                    a->launches);
         return CLI_EXIT_USAGE;
     }
-    if (window && a->exact) {
-        cli_error (cmd, "--window samples the main loop; --exact forbids it: "
-                   "give one or the other");
+    if ((window || a->sampled) && a->exact) {
+        cli_error (cmd, "--%s samples the main loop; --exact forbids it: "
+                   "give one or the other", window ? "window" : "sampled");
         return CLI_EXIT_USAGE;
     }
     g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);

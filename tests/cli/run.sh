@@ -96,6 +96,8 @@ for w in 2 0 -8; do
     contains "$work/err" "--window $w: give 4 or more"
 done
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 --exact
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --sampled --exact
+contains "$work/err" "--sampled samples the main loop; --exact forbids it"
 contains "$work/err" "--exact forbids it"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --window 8
 contains "$work/err" "no main loop a sampled run can cut"
