@@ -212,18 +212,10 @@ static const Bad bad[] = {
     /* A line is an address's low bits: 96 bytes (3 sectors) is not. */
     { "", "mem.l1_line_bytes=96", "a6000", PRESET_ERROR_INCONSISTENT,
       { "--set [mem] l1_line_bytes = 96", "power of two", "" } },
-    /* Caches of no set, and bandwidth of part of a wavefront, which the
-     * timing model would take silently as no cache and one wavefront:
-     * an A100 L2 set is 16 ways x 128 B = 2 KiB; its L1 beside the
-     * largest carveout 192 - 164 = 28 KiB, 224 ways of 128 B. */
-    { "", "device.l2_kib=1", "a100", PRESET_ERROR_INCONSISTENT,
-      { "--set [device] l2_kib = 1", "one set", "" } },
-    { "", "mem.l1_assoc=225", "a100", PRESET_ERROR_INCONSISTENT,
-      { "--set [mem] l1_assoc = 225", "l1_smem_kib = 192", "" } },
+    /* Bandwidth of part of a wavefront, which the timing model took as
+     * a whole one (the caches' room is checked per launch: run.h). */
     { "", "mem.smem_bytes_per_clk=64", "a100", PRESET_ERROR_INCONSISTENT,
       { "smem_bytes_per_clk = 64", "smem_banks = 32", "" } },
-    { "", "alloc.carveout=false", "a100", PRESET_ERROR_INCONSISTENT,
-      { "--set [alloc] carveout = false", "unified", "" } },
     { "", "", "a1000", PRESET_ERROR_NOT_FOUND,
       { "unknown GPU 'a1000'", "a6000", "" } },
     { "", "", "/nonexistent/x.ini", PRESET_ERROR_NOT_FOUND,

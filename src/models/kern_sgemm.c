@@ -135,6 +135,7 @@ typedef struct {
     int sts_a_width, sts_b_width;
     int imad, int_alu;         /* loop overhead */
     int bra;
+    int reg_a, reg_b, reg_step;    /* where the loads land: load_registers */
 } TileShape;
 
 /* The most shared loads one dot step makes (check() keeps every
@@ -338,22 +339,24 @@ tiled_body (KProgram *p, const Sgemm *g, const TileShape *t)
 {
     alu (p, KGEN_BODY, INSTR_IMAD, t->imad);
     for (int i = 0; i < t->n_ldg_a; i++)
-        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 4 * i, R_ADDR, t->ldg_width,
-                  AD_A_TILE, i);
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, t->reg_a + t->reg_step * i, R_ADDR,
+                  t->ldg_width, AD_A_TILE, i);
     for (int i = 0; i < t->n_ldg_b; i++)
-        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + 16 + 4 * i, R_ADDR,
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, t->reg_b + t->reg_step * i, R_ADDR,
                   t->ldg_width, AD_B_TILE, i);
     /* Each store waits for its load's data. */
     for (int i = 0; i < t->sts_a; i++) {
         int per = t->sts_a / t->n_ldg_a, load = i / per;
         int comp = t->sts_a_width == 4 && t->ldg_width == 16 ? i % per : 0;
-        kgen_mem (p, KGEN_BODY, INSTR_STS, R_LDG + 4 * load + comp, R_ADDR,
+        kgen_mem (p, KGEN_BODY, INSTR_STS, t->reg_a + t->reg_step * load + comp,
+                  R_ADDR,
                   t->sts_a_width, AD_AS_STORE, load * 4 + comp);
     }
     for (int i = 0; i < t->sts_b; i++) {
         int per = t->sts_b / t->n_ldg_b, load = i / per;
         int comp = t->sts_b_width == 4 && t->ldg_width == 16 ? i % per : 0;
-        kgen_mem (p, KGEN_BODY, INSTR_STS, R_LDG + 16 + 4 * load + comp, R_ADDR,
+        kgen_mem (p, KGEN_BODY, INSTR_STS, t->reg_b + t->reg_step * load + comp,
+                  R_ADDR,
                   t->sts_b_width, AD_BS_STORE, load * 4 + comp);
     }
     kgen_add (p, KGEN_BODY, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
@@ -379,6 +382,20 @@ static const struct {
     [9] = { 2, 21, 3 }, [10] = { 2, 26, 1 },
 };
 
+/* Where a tile's global loads land, in the 32 registers from R_LDG:
+ * four apart, B's from R_LDG + 16, for up to four loads of each (every
+ * published tiling); more, one load's width apart, B's after A's
+ * (check_passes keeps them within the 32). */
+static void
+load_registers (TileShape *t)
+{
+    int width = t->ldg_width / 4;
+    gboolean apart = t->n_ldg_a <= 4 && t->n_ldg_b <= 4;
+    t->reg_step = apart ? 4 : width;
+    t->reg_a = R_LDG;
+    t->reg_b = R_LDG + (apart ? 16 : t->n_ldg_a * width);
+}
+
 /* The tile's global loads and shared stores follow from the tile sizes;
  * from kernel 6 on, loads are float4 and As is stored transposed (four
  * scalar stores per load), Bs with one STS.128 per load except where
@@ -401,6 +418,7 @@ shape_of (const Sgemm *g)
         t.sts_b = scalar_bs ? b_loads : b_loads / 4;
         t.sts_b_width = scalar_bs ? 4 : 16;
     }
+    load_registers (&t);
     return t;
 }
 
@@ -617,6 +635,11 @@ check_passes (const Sgemm *g)
                   "BN must divide THREADS, and BM*BK and BK*BN be "
                   "multiples of it";
     }
+    /* Kernel 11 loads in groups of eight float4s (stage_load). */
+    if (g->kernel < 11 && (g->bm + g->bn) * g->bk / g->loaders > 32)
+        return "a thread would load more than 32 floats of a tile pair, the "
+               "registers the model stages them in: (BM+BN) x BK / THREADS "
+               "must be at most 32";
     return NULL;
 }
 

@@ -602,30 +602,14 @@ check_smem (const Preset *p, GError **error)
                     "carveout", "sm", "smem_bytes", error);
 }
 
-/* The caches the timing model builds must have a set to hold: a cache
- * of no sets would silently miss on everything.  The L1 is what the
- * unified array leaves beside shared memory (occ.h: a separate L1 is
- * not modelled), the least of it at the largest carveout. */
+/* Shared memory delivers whole wavefronts a cycle (memhier.c).  What the
+ * caches need is checked per launch (run_check_caches): a what-if SM for
+ * occupancy alone may leave them no room. */
 static gboolean
-check_caches (const Preset *p, GError **error)
+check_smem_rate (const Preset *p, GError **error)
 {
-    const GpuSpec *s = &p->spec;
-    const SpecMem *m = &s->mem;
-    gint64 l1_least = (gint64) s->sm.l1_smem_kib * 1024 - s->sm.smem_bytes;
-    return require (p, s->alloc.carveout, "alloc", "carveout",
-                    "a timing preset needs the unified L1/shared array: the "
-                    "L1 is sized from it", "sm", "l1_smem_kib", error) &&
-           require (p, l1_least >= (gint64) m->l1_line_bytes * m->l1_assoc,
-                    "mem", "l1_assoc",
-                    "ways of a line each must fit in the L1 left beside "
-                    "the largest carveout (sm.l1_smem_kib - sm.smem_bytes)",
-                    "sm", "l1_smem_kib", error) &&
-           require (p, (gint64) s->device.l2_kib * 1024 >=
-                        (gint64) m->l1_line_bytes * m->l2_assoc,
-                    "device", "l2_kib",
-                    "must hold at least one set (l2_assoc lines)", "mem",
-                    "l2_assoc", error) &&
-           require (p, m->smem_bytes_per_clk % (m->smem_banks * 4) == 0,
+    const SpecMem *m = &p->spec.mem;
+    return require (p, m->smem_bytes_per_clk % (m->smem_banks * 4) == 0,
                     "mem", "smem_bytes_per_clk",
                     "must be whole wavefronts a cycle, a multiple of 4 B "
                     "per bank", "mem", "smem_banks", error);
@@ -675,7 +659,7 @@ check_timing (const Preset *p, GError **error)
                     "pipe", "alu_on_fmalite",
                     "needs a lite half (fma_lanes > fma_heavy_lanes)", "pipe",
                     "fma_heavy_lanes", error) &&
-           check_caches (p, error);
+           check_smem_rate (p, error);
 }
 
 /* ------------------------------------------------------------------ */

@@ -211,6 +211,34 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
 }
 
 gboolean
+run_check_caches (const GpuSpec *spec, const OccResult *occ, GError **error)
+{
+    const SpecMem *m = &spec->mem;
+    gint64 l1_set = (gint64) m->l1_line_bytes * m->l1_assoc;
+    gint64 l2_set = (gint64) m->l1_line_bytes * m->l2_assoc;
+    if (!spec->alloc.carveout)
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "alloc.carveout = false: the timing model sizes the L1 "
+                     "from the unified L1/shared array, and a separate L1 "
+                     "is not modelled");
+    else if (occ->l1_bytes < l1_set)
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "the launch's carveout leaves %" G_GINT64_FORMAT " B of "
+                     "L1 (sm.l1_smem_kib x 1024 - %" G_GINT64_FORMAT " B of "
+                     "shared memory); one set of mem.l1_assoc = %d ways needs "
+                     "%" G_GINT64_FORMAT " B", MAX (occ->l1_bytes, 0),
+                     occ->launch_carveout, m->l1_assoc, l1_set);
+    else if ((gint64) spec->device.l2_kib * 1024 < l2_set)
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "device.l2_kib = %d: one set of mem.l2_assoc = %d ways "
+                     "needs %" G_GINT64_FORMAT " B", spec->device.l2_kib,
+                     m->l2_assoc, l2_set);
+    else
+        return TRUE;
+    return FALSE;
+}
+
+gboolean
 run_kernel (const GpuSpec *spec, const KernInstance *k,
             const RunOptions *options, RunResult *out, GError **error)
 {
@@ -246,7 +274,8 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     }
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
-    if (!occ_check (spec, &out->launch, &out->occ, error)) {
+    if (!occ_check (spec, &out->launch, &out->occ, error) ||
+        !run_check_caches (spec, &out->occ, error)) {
         g_prefix_error (error, "%s: ", k->model->id);
         return FALSE;
     }

@@ -107,6 +107,11 @@ typedef struct {
     double replay_lines;        /* a replay's work (run_replay_cost), or 0 */
 } RunResult;
 
+/* Whether the caches the launch leaves can each hold a set: a cache of
+ * none would miss on everything without a word.  The L1 is what the
+ * unified array leaves beside the launch's shared memory (occ.h). */
+gboolean run_check_caches (const GpuSpec *spec, const OccResult *occ,
+                           GError **error);
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,
                      const RunOptions *options, RunResult *out,
                      GError **error);

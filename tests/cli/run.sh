@@ -85,6 +85,18 @@ expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-6 --size 128 --param BK=4
 contains "$work/err" "whole passes of float4s"
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --param THREADS=32
 contains "$work/err" "(BM/TM) x BN must equal THREADS"
+# Caches the launch leaves no set in ran as no cache at all: the A100's
+# L1 beside its largest carveout is 192 KiB - 164 KiB = 28672 B, 224
+# ways of 128 B; its L2 set 16 x 128 B = 2048 B.  An occupancy what-if
+# with the same SM is still answered.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --set mem.l1_assoc=225 --set alloc.launch_carveout=max_shared
+contains "$work/err" "leaves 28672 B of L1"
+"$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --set mem.l1_assoc=224 --set alloc.launch_carveout=max_shared >/dev/null ||
+    fail "224 ways refused"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --set device.l2_kib=1
+contains "$work/err" "one set of mem.l2_assoc = 16 ways needs 2048 B"
+"$SMSIM" occupancy --gpu a100 --set device.l2_kib=1 --set alloc.carveout=false --threads 256 --regs 32 >/dev/null ||
+    fail "occupancy refused a what-if SM without caches"
 # So is a negative --size, with its value, not taken for "none given".
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size -5
 contains "$work/err" "size -5: must be positive"
@@ -96,9 +108,9 @@ for w in 2 0 -8; do
     contains "$work/err" "--window $w: give 4 or more"
 done
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --window 8 --exact
+contains "$work/err" "--window samples the main loop; --exact forbids it"
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --sampled --exact
 contains "$work/err" "--sampled samples the main loop; --exact forbids it"
-contains "$work/err" "--exact forbids it"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --window 8
 contains "$work/err" "no main loop a sampled run can cut"
 # It samples, and says so, with the window asked for: sgemm-4 at 256
