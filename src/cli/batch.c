@@ -131,7 +131,8 @@ answer_row (const GpuSpec *spec, const Header *h, const char *line,
 }
 
 static char *
-read_line (GDataInputStream *data, const char *name, GError **error)
+read_line (GDataInputStream *data, const char *name, guint lineno,
+           GError **error)
 {
     gsize length;
     GError *local = NULL;
@@ -145,7 +146,7 @@ read_line (GDataInputStream *data, const char *name, GError **error)
     /* A NUL would end the row early, as a C string, dropping fields. */
     if (line != NULL && memchr (line, '\0', length) != NULL) {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s: a NUL byte: a CSV is text", name);
+                     "%s:%u: a NUL byte: a CSV is text", name, lineno);
         g_free (line);
         return NULL;
     }
@@ -161,7 +162,7 @@ batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
     g_autoptr (GDataInputStream) data = g_data_input_stream_new (in);
     GError *local = NULL;
     Header h;
-    g_autofree char *header = read_line (data, name, error);
+    g_autofree char *header = read_line (data, name, 1, error);
     memset (count, 0, sizeof *count);
     if (header == NULL) {
         if (error == NULL || *error == NULL)
@@ -174,7 +175,7 @@ batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
     g_string_append_printf (out, "%s,blocks_per_sm,warps_per_sm,occupancy,"
                                  "limiter,error\n", header);
     for (guint lineno = 2;; lineno++) {
-        g_autofree char *line = read_line (data, name, &local);
+        g_autofree char *line = read_line (data, name, lineno, &local);
         if (line == NULL)
             break;
         if (*line == '\0')

@@ -92,11 +92,37 @@ cli_context_new (const CmdEntry *cmd, const char *args,
 }
 
 /* GOption reads integers in C's bases: --size 010000 would be 4096
- * and --threads 0x100 256, without a word.  A value that looks like
- * such a literal is refused ('./0123' still names a file). */
+ * and --threads 0x100 256, without a word.  The integer options, which
+ * keep their names and letters in every command that has them: */
+static const struct {
+    const char *name;
+    char letter;
+} integer_options[] = {
+    { "size", 'n' }, { "threads", 't' }, { "regs", 'r' }, { "smem", 's' },
+    { "dyn-smem", 'd' }, { "carveout", 'c' }, { "jobs", 'j' },
+    { "window", 0 }, { "detailed-sms", 0 }, { "launches", 0 },
+};
+
+static gboolean
+is_integer_option (const char *arg, gsize name_len)
+{
+    for (guint i = 0; i < G_N_ELEMENTS (integer_options); i++) {
+        const char *name = integer_options[i].name;
+        if (arg[1] == '-' ? strlen (name) == name_len &&
+                                strncmp (arg + 2, name, name_len) == 0
+                          : arg[1] == integer_options[i].letter &&
+                                arg[1] != 0)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+/* A value in C's octal or hex, which decimal would read otherwise. */
 static gboolean
 not_decimal (const char *v)
 {
+    while (g_ascii_isspace (*v))    /* strtoll skips them */
+        v++;
     if (*v == '+' || *v == '-')
         v++;
     if (v[0] != '0' || v[1] == '\0')
@@ -111,20 +137,30 @@ not_decimal (const char *v)
     return TRUE;
 }
 
-/* The value each option on the command line was given, checked by
- * not_decimal: "--opt=V", "--opt V", "-x V" (up to "--"). */
+/* The integer options' values as given ("--size=V", "--size V",
+ * "-n V", "-nV"; up to "--"), checked by not_decimal. */
 static gboolean
 check_numbers (const CmdEntry *cmd, int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++) {
-        const char *eq = argv[i][0] == '-' ? strchr (argv[i], '=') : NULL;
-        const char *v = eq != NULL ? eq + 1
-                        : argv[i][0] == '-' && i + 1 < argc ? argv[i + 1]
-                                                            : NULL;
+        const char *arg = argv[i], *v = NULL;
+        if (arg[0] != '-' || arg[1] == '\0')
+            continue;
+        const char *eq = arg[1] == '-' ? strchr (arg, '=') : NULL;
+        gsize name_len = eq != NULL ? (gsize) (eq - arg - 2) : strlen (arg + 2);
+        if (!is_integer_option (arg, arg[1] == '-' ? name_len : 1))
+            continue;
+        if (eq != NULL)
+            v = eq + 1;
+        else if (arg[1] != '-' && arg[2] != '\0')
+            v = arg + 2;
+        else if (i + 1 < argc)
+            v = argv[i + 1];
         if (v != NULL && not_decimal (v)) {
             cli_error (cmd, "%s%s%s: write numbers in decimal (a leading 0 "
                             "reads as octal, 0x as hex)",
-                       argv[i], eq != NULL ? "" : " ", eq != NULL ? "" : v);
+                       arg, v == argv[i + 1] ? " " : "",
+                       v == argv[i + 1] ? v : "");
             return FALSE;
         }
     }

@@ -230,9 +230,12 @@ check_takes (const CmdEntry *cmd, const FigDef *fig, const PlotArgs *a)
         const char *name;
         gboolean given;
     } opts[] = {
-        { "--size", a->size != NOT_GIVEN }, { "--kernel", a->kernel != NULL },
-        { "--param", a->params != NULL }, { "--threads", a->threads != NOT_GIVEN },
-        { "--regs", a->regs != NOT_GIVEN }, { "--smem", a->smem != NOT_GIVEN },
+        { "--size", a->size != NOT_GIVEN },
+        { "--kernel", a->kernel != NULL },
+        { "--param", a->params != NULL },
+        { "--threads", a->threads != NOT_GIVEN },
+        { "--regs", a->regs != NOT_GIVEN },
+        { "--smem", a->smem != NOT_GIVEN },
         { "--from", a->from != NULL },
     };
     for (guint i = 0; i < G_N_ELEMENTS (opts); i++)

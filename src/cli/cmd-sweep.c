@@ -76,6 +76,20 @@ to_stdout (const char *path)
     return path == NULL || strcmp (path, "-") == 0;
 }
 
+/* FILE.journal, or none where the output is not a file: standard
+ * output, or a device or FIFO (cli_output_target), beside which a
+ * journal would be a stray file (/dev/stdout.journal). */
+static char *
+journal_of (const SweepArgs *a)
+{
+    gboolean direct = FALSE;
+    if (to_stdout (a->output))
+        return NULL;
+    g_autofree char *target = cli_output_target (a->output, &direct, NULL);
+    return target == NULL || direct ? NULL
+                                    : g_strconcat (a->output, ".journal", NULL);
+}
+
 /* -o '' would name the journal ".journal" in the working directory and
  * fail only at the end, when the finished CSV has nowhere to go. */
 static gboolean
@@ -143,9 +157,11 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
                      "-j %d: must be 1..%d", a->jobs, SWEEP_RUN_MAX_JOBS);
         return FALSE;
     }
-    if (a->resume && to_stdout (a->output)) {
+    g_autofree char *journal = journal_of (a);
+    if (a->resume && journal == NULL) {
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                     "--resume needs -o FILE (the journal is FILE.journal)");
+                     "--resume needs -o FILE, a file (the journal is "
+                     "FILE.journal)");
         return FALSE;
     }
     return TRUE;
@@ -171,9 +187,7 @@ sweep (const CmdEntry *cmd, const SweepOptions *o, const SweepArgs *a)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (Sweep) s = sweep_new (o, &error);
-    g_autofree char *journal = to_stdout (a->output)
-                                   ? NULL
-                                   : g_strconcat (a->output, ".journal", NULL);
+    g_autofree char *journal = journal_of (a);
     g_autoptr (GString) out = g_string_new (NULL);
     const char *kill = g_getenv ("SMSIM_SWEEP_TEST_KILL_AFTER");
     Watch w = { NULL, kill ? g_ascii_strtoull (kill, NULL, 10) : 0, 0, FALSE };
@@ -269,8 +283,9 @@ sweep_exec (int argc, char **argv)
         { "merge", 0, 0, G_OPTION_ARG_NONE, &a.merge,
           "join the shard files given as arguments (all N of them)", NULL },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
-          "write the CSV here (whole or not at all; journal FILE.journal) "
-          "instead of standard output", "FILE" },
+          "write the CSV here (a file whole or not at all, with a journal "
+          "FILE.journal; through links, into a device as is) instead of "
+          "standard output", "FILE" },
         G_OPTION_ENTRY_NULL
     };
     g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "[SHARD.csv...]",

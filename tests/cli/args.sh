@@ -35,6 +35,14 @@ expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 010000
 contains "$work/err" "--size 010000: write numbers in decimal"
 expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads=0x100 --regs 32
 contains "$work/err" "--threads=0x100: write numbers in decimal"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads " 010" --regs 32
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd -n010000
 "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 --smem 0 >/dev/null ||
     fail "a plain 0 was refused"
+# Only the integer options: a file named 0002, after -o or after a
+# flag, is a file.
+"$SMSIM" trace gen --kernel vecadd --size 1024 -o 0002 >/dev/null ||
+    fail "trace gen -o 0002 refused"
+"$SMSIM" trace replay --exact 0002 >/dev/null || fail "replay --exact 0002 refused"
+rm -f 0002
 echo "extra arguments and other bases refused ok"

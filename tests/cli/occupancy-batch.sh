@@ -47,7 +47,7 @@ contains "$work/err" "2 of 7 rows cannot launch"
 # A NUL byte ended its row early, a field dropped: refused.
 printf 'regs,static_smem,block_size,dyn_smem,carveout\n32,0,256,0\000,7\n' >"$work/nul.csv"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/nul.csv"
-contains "$work/err" "a NUL byte"
+contains "$work/err" "nul.csv:2: a NUL byte"
 
 # One launch's options would be ignored with --batch: refused.
 expect_fail 1 "$SMSIM" occupancy --gpu a100 --batch "$work/launch.csv" --format json

@@ -51,6 +51,21 @@ gpu,threads,regs,*) ;;
 *) fail "the FIFO got '$line', not the CSV's header" ;;
 esac
 
+# A sweep into a FIFO keeps no journal beside it (fifo.csv.journal
+# would be a stray file), and so cannot --resume.
+exec 4<>fifo
+"$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=128 --vary regs=32 -o fifo.csv
+echo "(end)" >&4
+IFS= read -r line <&4
+exec 4<&-
+[ ! -e fifo.csv.journal ] || fail "a sweep into a FIFO left a journal"
+case $line in
+point,*) ;;
+*) fail "the FIFO got '$line', not the sweep's header" ;;
+esac
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=128 --vary regs=32 -o fifo.csv --resume
+contains "$work/err" "--resume needs -o FILE, a file"
+
 # A trace is renamed into place too: through a link, and never onto a
 # FIFO, which has no "whole or not at all".
 ln -s real.trace trace-link
