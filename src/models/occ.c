@@ -259,7 +259,7 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
                      "%" G_GINT64_FORMAT " B of static shared memory cannot "
                      "launch: a kernel may declare at most %d B statically on "
-                     "%s; more needs dynamic shared memory (--dyn-smem)",
+                     "%s; more needs dynamic shared memory",
                      l->static_smem_bytes, spec->sm.smem_per_block, gpu);
         break;
     case OCC_SMEM_PER_BLOCK: {

@@ -284,8 +284,10 @@ trace_file_line (TraceFile *f, GString *out, GError **error)
             return FALSE;
         if (avail == 0) {
             g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_TRUNCATED,
-                         "truncated: the %s ends inside a line",
-                         f->gzip ? "gzip member" : "file");
+                         "truncated: the %s ends %s",
+                         f->gzip ? "gzip member" : "file",
+                         out->len > 0 ? "inside a line"
+                                      : "where this line should be");
             return FALSE;
         }
         const char *nl = memchr (text, '\n', avail);
@@ -300,6 +302,12 @@ trace_file_line (TraceFile *f, GString *out, GError **error)
             return FALSE;
         g_string_append_len (out, text, (gssize) n);
         take (f, nl ? n + 1 : n);
+        /* A CR before the LF would be read into the line's last field. */
+        if (nl && out->len > 0 && out->str[out->len - 1] == '\r') {
+            g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                         "a CR LF line end: a trace's lines end in LF alone");
+            return FALSE;
+        }
         if (nl)
             return TRUE;
     }

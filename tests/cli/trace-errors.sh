@@ -45,7 +45,13 @@ bad "$work/h7.trace" "line $((n + 1)): param" "given twice"
 printf 'hello\n' >"$work/h5.trace"
 bad "$work/h5.trace" "line 1: not an smsim trace"
 : >"$work/empty.trace"
-bad "$work/empty.trace" "line 1: truncated"
+bad "$work/empty.trace" "line 1: truncated: the file ends where this line should be"
+head -3 "$good" >"$work/cut3.trace"
+bad "$work/cut3.trace" "line 4: truncated: the file ends where this line should be"
+# CR LF line ends (a file saved on Windows) are named as such, not as
+# the first field they spoil.
+sed 's/$/\r/' "$good" >"$work/crlf.trace"
+bad "$work/crlf.trace" "line 1: a CR LF line end"
 
 # A NUL byte, in the header and in a record (it ended the line there,
 # the rest dropped).
