@@ -92,8 +92,11 @@ cli_context_new (const CmdEntry *cmd, const char *args,
 }
 
 /* GOption reads integers in C's bases: --size 010000 would be 4096
- * and --threads 0x100 256, without a word.  The integer options, which
- * keep their names and letters in every command that has them: */
+ * and --threads 0x100 256, without a word.  The integer options, by
+ * name and letter (tests/check-int-options.sh keeps the list whole).
+ * The letters are integer options' wherever they are used, but for
+ * query's -s (--sources, a flag: a number after it is refused as an
+ * extra argument all the same). */
 static const struct {
     const char *name;
     char letter;
@@ -110,8 +113,7 @@ is_integer_option (const char *arg, gsize name_len)
         const char *name = integer_options[i].name;
         if (arg[1] == '-' ? strlen (name) == name_len &&
                                 strncmp (arg + 2, name, name_len) == 0
-                          : arg[1] == integer_options[i].letter &&
-                                arg[1] != 0)
+                          : arg[1] == integer_options[i].letter)
             return TRUE;
     }
     return FALSE;
@@ -148,19 +150,15 @@ check_numbers (const CmdEntry *cmd, int argc, char **argv)
             continue;
         const char *eq = arg[1] == '-' ? strchr (arg, '=') : NULL;
         gsize name_len = eq != NULL ? (gsize) (eq - arg - 2) : strlen (arg + 2);
-        if (!is_integer_option (arg, arg[1] == '-' ? name_len : 1))
+        if (!is_integer_option (arg, name_len))
             continue;
-        if (eq != NULL)
-            v = eq + 1;
-        else if (arg[1] != '-' && arg[2] != '\0')
-            v = arg + 2;
-        else if (i + 1 < argc)
-            v = argv[i + 1];
+        gboolean apart = eq == NULL && (arg[1] == '-' || arg[2] == '\0');
+        v = eq != NULL ? eq + 1 : !apart ? arg + 2 : i + 1 < argc ? argv[i + 1]
+                                                                   : NULL;
         if (v != NULL && not_decimal (v)) {
             cli_error (cmd, "%s%s%s: write numbers in decimal (a leading 0 "
                             "reads as octal, 0x as hex)",
-                       arg, v == argv[i + 1] ? " " : "",
-                       v == argv[i + 1] ? v : "");
+                       arg, apart ? " " : "", apart ? v : "");
             return FALSE;
         }
     }

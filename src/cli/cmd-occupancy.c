@@ -333,7 +333,8 @@ occupancy_exec (int argc, char **argv)
         { "batch", 'b', 0, G_OPTION_ARG_FILENAME, &o.batch,
           "CSV of launches to answer ('-' for standard input)", "FILE" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
-          "write here (a file whole or not at all; through links, into a device as is) instead of standard output",
+          "write here (a file whole or not at all; through links, into a "
+          "device as is) instead of standard output",
           "FILE" },
         G_OPTION_ENTRY_NULL
     };

@@ -195,10 +195,12 @@ validate_exec (int argc, char **argv)
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
           "text (default) or csv", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-          "write here (a file whole or not at all; through links, into a device as is) instead of standard output",
+          "write here (a file whole or not at all; through links, into a "
+          "device as is) instead of standard output",
           "FILE" },
         { "csv-output", 0, 0, G_OPTION_ARG_FILENAME, &csv_output,
-          "also write the CSV table here (a file whole or not at all; through links, into a device as is)", "FILE" },
+          "also write the CSV table here (a file whole or not at all; "
+          "through links, into a device as is)", "FILE" },
         G_OPTION_ENTRY_NULL
     };
     g_autoptr (GOptionContext) ctx = cli_context_new (cmd, "", description);

@@ -232,7 +232,8 @@ report_options_init (ReportOptions *o)
         { "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
           "text (default) or json", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
-          "write here (a file whole or not at all; through links, into a device as is) instead of standard output",
+          "write here (a file whole or not at all; through links, into a "
+          "device as is) instead of standard output",
           "FILE" },
         { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
           "print the simulation rate and peak memory on standard error",

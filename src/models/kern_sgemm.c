@@ -135,7 +135,7 @@ typedef struct {
     int sts_a_width, sts_b_width;
     int imad, int_alu;         /* loop overhead */
     int bra;
-    int reg_a, reg_b, reg_step;    /* where the loads land: load_registers */
+    int reg_b, reg_step;       /* where the loads land: load_registers */
 } TileShape;
 
 /* The most shared loads one dot step makes (check() keeps every
@@ -339,7 +339,7 @@ tiled_body (KProgram *p, const Sgemm *g, const TileShape *t)
 {
     alu (p, KGEN_BODY, INSTR_IMAD, t->imad);
     for (int i = 0; i < t->n_ldg_a; i++)
-        kgen_mem (p, KGEN_BODY, INSTR_LDG, t->reg_a + t->reg_step * i, R_ADDR,
+        kgen_mem (p, KGEN_BODY, INSTR_LDG, R_LDG + t->reg_step * i, R_ADDR,
                   t->ldg_width, AD_A_TILE, i);
     for (int i = 0; i < t->n_ldg_b; i++)
         kgen_mem (p, KGEN_BODY, INSTR_LDG, t->reg_b + t->reg_step * i, R_ADDR,
@@ -348,7 +348,7 @@ tiled_body (KProgram *p, const Sgemm *g, const TileShape *t)
     for (int i = 0; i < t->sts_a; i++) {
         int per = t->sts_a / t->n_ldg_a, load = i / per;
         int comp = t->sts_a_width == 4 && t->ldg_width == 16 ? i % per : 0;
-        kgen_mem (p, KGEN_BODY, INSTR_STS, t->reg_a + t->reg_step * load + comp,
+        kgen_mem (p, KGEN_BODY, INSTR_STS, R_LDG + t->reg_step * load + comp,
                   R_ADDR,
                   t->sts_a_width, AD_AS_STORE, load * 4 + comp);
     }
@@ -382,17 +382,16 @@ static const struct {
     [9] = { 2, 21, 3 }, [10] = { 2, 26, 1 },
 };
 
-/* Where a tile's global loads land, in the 32 registers from R_LDG:
- * four apart, B's from R_LDG + 16, for up to four loads of each (every
- * published tiling); more, one load's width apart, B's after A's
- * (check_passes keeps them within the 32). */
+/* Where a tile's global loads land, in the 32 registers from R_LDG, A's
+ * first: four apart, B's from R_LDG + 16, for up to four loads of each
+ * (every published tiling); more, one load's width apart, B's after
+ * A's (check_passes keeps them within the 32). */
 static void
 load_registers (TileShape *t)
 {
     int width = t->ldg_width / 4;
     gboolean apart = t->n_ldg_a <= 4 && t->n_ldg_b <= 4;
     t->reg_step = apart ? 4 : width;
-    t->reg_a = R_LDG;
     t->reg_b = R_LDG + (apart ? 16 : t->n_ldg_a * width);
 }
 
