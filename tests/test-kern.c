@@ -921,6 +921,34 @@ expect_cycles_close (const Both *b)
                    b->exact.cycles);
 }
 
+/* A run whose first wave settles early goes on with the shorter window
+ * it then takes, its streams cut short in flight (run_sample.c), where
+ * it used to stop and start again with it.  Either way it must be the
+ * run with that window asked for, counter for counter: the streams play
+ * their first iterations alike whatever their window (kgen.h), and the
+ * marks the run goes by are taken at the same points.  Kernel 3 at 2048
+ * on a 12-SM A6000 (4 SMs in full, 8 mirrors, whose streams are cut
+ * too) settles by its 16th iteration of 64. */
+Test (kern, sampled_window_cut_in_flight_is_the_window_asked_for,
+      .timeout = 120)
+{
+    RunResult a, b;
+    guint64 iterations;
+    run_window ("device.sm_count=12", "sgemm-3", 2048, RUN_SAMPLED, 0, &a,
+                NULL, &iterations);
+    cr_assert (a.sampled && a.detailed_sms == 4);
+    cr_assert (a.window < MIN (iterations, 64), "window %" G_GUINT64_FORMAT
+               " of %" G_GUINT64_FORMAT ": not shortened", a.window,
+               iterations);
+    run_window ("device.sm_count=12", "sgemm-3", 2048, RUN_SAMPLED, a.window,
+                &b, NULL, NULL);
+    cr_assert_eq (b.window, a.window);
+    cr_expect_eq (a.cycles, b.cycles);
+    cr_expect_eq (memcmp (&a.stats, &b.stats, sizeof a.stats), 0);
+    cr_expect_eq (memcmp (&a.mem, &b.mem, sizeof a.mem), 0);
+    cr_expect_eq (a.dram_bytes, b.dram_bytes);
+}
+
 /* Sampling where the grid's rows differ: kernel 3 at 512 on an 8-SM
  * A6000 is 16 x 16 blocks of 1024 threads, one an SM, so each grid row
  * is 2 waves and the launch 32.  A row's blocks read all of B, so the

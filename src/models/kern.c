@@ -183,6 +183,12 @@ kern_open_mirror_window (const KernInstance *k, guint64 block, int warp,
 }
 
 gboolean
+kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply)
+{
+    return kgen_stream_cut (s, iterations, apply);
+}
+
+gboolean
 kern_stream_position (const InstrStream *s, gint64 *iteration)
 {
     int seg;

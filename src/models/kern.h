@@ -103,6 +103,9 @@ gboolean kern_stream_position (const InstrStream *s, gint64 *iteration);
  * what a mirror SM plays (gpu.h). */
 InstrStream *kern_open_mirror_window (const KernInstance *k, guint64 block,
                                       int warp, guint64 iterations);
+/* kgen_stream_cut for any warp's or mirror's stream: FALSE for one
+ * that cannot be cut (a trace's). */
+gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);
 
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);

@@ -309,6 +309,18 @@ kgen_stream_lg_only (InstrStream *stream)
 }
 
 gboolean
+kgen_stream_cut (InstrStream *stream, guint64 iterations, gboolean apply)
+{
+    KStream *s = (KStream *) stream;
+    if (stream->ops != &kstream_ops || s->done || s->seg == KGEN_EPILOGUE ||
+        s->iter >= iterations)
+        return FALSE;
+    if (apply)
+        s->iterations = MIN (s->iterations, iterations);
+    return TRUE;
+}
+
+gboolean
 kgen_stream_position (const InstrStream *stream, int *segment,
                       guint64 *iteration)
 {

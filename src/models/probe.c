@@ -197,6 +197,19 @@ watched_free (InstrStream *s)
 static const InstrStreamOps watched_ops = { watched_next, watched_free };
 
 InstrStream *
+probe_unwrap (InstrStream *s)
+{
+    return s->ops == &watched_ops ? ((Watched *) s)->inner : s;
+}
+
+void
+probe_shorten (Probe *p, guint64 window)
+{
+    g_assert (window >= 1 && window <= p->window);
+    p->window = window;
+}
+
+InstrStream *
 probe_wrap (Probe *p, InstrStream *inner, guint64 block)
 {
     Watched *w = g_new0 (Watched, 1);

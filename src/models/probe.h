@@ -44,6 +44,11 @@ void probe_on_marks (Probe *p, ProbeMarkFn fn, void *ctx);
 /* 'inner' (owned), block 'block''s, observed. */
 InstrStream *probe_wrap (Probe *p, InstrStream *inner, guint64 block);
 
+/* The stream 's' wraps if probe_wrap made it, else 's'. */
+InstrStream *probe_unwrap (InstrStream *s);
+/* Watch for no iteration past 'window' (at most the probe's). */
+void probe_shorten (Probe *p, guint64 window);
+
 /* When wave 'wave' had done 'iteration' iterations (1 .. window), or
  * CYCLE_NEVER if it has not. */
 Cycle probe_entered (const Probe *p, int wave, guint64 iteration);

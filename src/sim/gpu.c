@@ -200,6 +200,13 @@ gpu_simulated_instructions (const Gpu *g)
     return n;
 }
 
+void
+gpu_each_stream (Gpu *g, void (*fn) (InstrStream *s, void *ctx), void *ctx)
+{
+    for (int i = 0; i < g->n_sm; i++)
+        sm_each_stream (g->sms[i], fn, ctx);
+}
+
 Cache *
 gpu_l2_copy (const Gpu *g)
 {

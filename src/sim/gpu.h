@@ -70,6 +70,9 @@ void gpu_mem_stats (const Gpu *gpu, MemStats *out);
 guint64 gpu_events (const Gpu *gpu);
 /* Warp instructions the detailed SMs issued: the simulation's work. */
 guint64 gpu_simulated_instructions (const Gpu *gpu);
+/* sm_each_stream on every SM simulated in full. */
+void gpu_each_stream (Gpu *gpu, void (*fn) (InstrStream *s, void *ctx),
+                      void *ctx);
 /* The L2 as the run leaves it, for the next launch (GpuWorkload). */
 Cache *gpu_l2_copy (const Gpu *gpu);
 

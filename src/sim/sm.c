@@ -864,6 +864,20 @@ sm_blocks_launched (const Sm *sm)
     return sm->blocks_launched;
 }
 
+void
+sm_each_stream (Sm *sm, void (*fn) (InstrStream *s, void *ctx), void *ctx)
+{
+    for (int slot = 0; slot < sm->n_slots; slot++) {
+        if (!sm->slot_used[slot])
+            continue;
+        if (sm->warps[slot].stream != NULL)
+            fn (sm->warps[slot].stream, ctx);
+        for (int m = 0; m < sm->work.n_mirrors; m++)
+            if (sm->mirror[slot * sm->work.n_mirrors + m] != NULL)
+                fn (sm->mirror[slot * sm->work.n_mirrors + m], ctx);
+    }
+}
+
 guint64
 sm_mirror_blocks (const Sm *sm)
 {

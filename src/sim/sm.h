@@ -106,6 +106,12 @@ void sm_stats (const Sm *sm, Cycle now, SimStats *out);
 /* Warp instructions it issued so far. */
 guint64 sm_warp_instructions (const Sm *sm);
 
+/* 'fn' on the stream of each warp it holds and of each of their
+ * mirrors' warps: a run may change what they are to play (a sampling
+ * window cut short). */
+void sm_each_stream (Sm *sm, void (*fn) (InstrStream *s, void *ctx),
+                     void *ctx);
+
 /* Blocks it launched, and its mirrors took (all of them together). */
 guint64 sm_blocks_launched (const Sm *sm);
 guint64 sm_mirror_blocks (const Sm *sm);
