@@ -57,6 +57,13 @@ cli_gpu_options_load (const CliGpuOptions *o, GError **error)
                         error);
 }
 
+int
+cli_gpu_options_status (const GError *error)
+{
+    return g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NO_GPU)
+               ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
 gboolean
 cli_format_parse (const char *text, unsigned allowed, CliFormat *out,
                   GError **error)

@@ -46,6 +46,12 @@ typedef struct {
 void cli_gpu_options_init (CliGpuOptions *opts);
 void cli_gpu_options_clear (CliGpuOptions *opts);
 Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
+
+/* The exit status for 'error' from cli_gpu_options_load: a command line
+ * that names no GPU is missing an option (CLI_EXIT_USAGE, as any
+ * command's missing option is); a preset that cannot be had or is
+ * refused is bad input (CLI_EXIT_FAIL). */
+int cli_gpu_options_status (const GError *error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliGpuOptions, cli_gpu_options_clear)
 
 typedef enum { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } CliFormat;

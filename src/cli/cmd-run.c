@@ -29,7 +29,7 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
 
     if (preset == NULL) {
         cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_FAIL;
+        return cli_gpu_options_status (error);
     }
     if (model == NULL) {
         cli_error (cmd, "unknown kernel '%s' (`smsim kernels` lists them)",
@@ -65,8 +65,8 @@ static const char description[] =
     "the first wave's cost per main-loop iteration -- the time its warps\n"
     "take to do 1, 2, 4, 8 ... iterations' worth of work -- is watched: if\n"
     "it agrees within 2 % twice running, from 16 iterations on and before\n"
-    "32, the run starts again with the window twice the iterations where it\n"
-    "settled, unless the run takes every full wave of the launch and 40\n"
+    "32, the run goes on with its window cut to twice the iterations where\n"
+    "it settled, unless the run takes every full wave of the launch and 40\n"
     "million warp instructions afford it 64 iterations: then it takes as\n"
     "many as they afford (the whole loop if they do) and keeps them.  Each\n"
     "block's remaining iterations lengthen its SM's run at the rate the SMs\n"

@@ -214,7 +214,8 @@ report_options_init (ReportOptions *o)
         { "exact", 0, 0, G_OPTION_ARG_NONE, &o->exact,
           "simulate every instruction of every warp (no sampling)", NULL },
         { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,
-          "sample a window of the main loop even if the launch is small",
+          "sample a window of the main loop even if the launch is small "
+          "(refused where it has no main loop)",
           NULL },
         { "window", 0, 0, G_OPTION_ARG_INT64, &o->window,
           "sample with a window of N main-loop iterations (at least 4, at "

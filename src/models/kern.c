@@ -74,8 +74,11 @@ kern_param (const KernInstance *k, const char *name)
     return k->param[i];
 }
 
+/* 'given' has bit i set once parameter i is: a second value would
+ * otherwise quietly win. */
 static gboolean
-apply_param (KernInstance *k, const char *assignment, GError **error)
+apply_param (KernInstance *k, const char *assignment, guint32 *given,
+             GError **error)
 {
     const KernModel *m = k->model;
     const char *eq = strchr (assignment, '=');
@@ -88,6 +91,13 @@ apply_param (KernInstance *k, const char *assignment, GError **error)
                      "give NAME=VALUE", m->id, name);
         return FALSE;
     }
+    if (*given & 1u << i) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: %s given twice (the second: %s); give each "
+                     "parameter once", m->id, name, assignment);
+        return FALSE;
+    }
+    *given |= 1u << i;
     gint64 v;
     if (!num_parse_int (eq + 1, &v) || v < m->params[i].min ||
         v > m->params[i].max) {
@@ -110,8 +120,10 @@ kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
     k->size = size;
     for (int i = 0; i < model->n_params; i++)
         k->param[i] = model->params[i].def;
+    guint32 given = 0;
+    G_STATIC_ASSERT (KERN_MAX_PARAMS <= 32);
     for (int i = 0; params != NULL && params[i] != NULL; i++)
-        if (!apply_param (k, params[i], error))
+        if (!apply_param (k, params[i], &given, error))
             return NULL;
     if (size < 1) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,

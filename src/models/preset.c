@@ -748,7 +748,7 @@ preset_load (const char *gpu, const char *config, const char *const *sets,
     g_autoptr (Preset) preset = preset_new ();
     const char *top = config ? config : gpu;
     if (top == NULL) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NO_GPU,
                      "no GPU given: use --gpu NAME (see `smsim gpus`) or "
                      "--config FILE");
         return NULL;

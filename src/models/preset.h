@@ -35,7 +35,8 @@ typedef enum {
     PRESET_ERROR_VALUE,         /* wrong type or out of range */
     PRESET_ERROR_MISSING,       /* a required key is absent */
     PRESET_ERROR_INCONSISTENT,  /* values that contradict each other */
-    PRESET_ERROR_BASE           /* base= chain too deep or circular */
+    PRESET_ERROR_BASE,          /* base= chain too deep or circular */
+    PRESET_ERROR_NO_GPU         /* neither a preset nor a file named */
 } PresetError;
 
 typedef struct Preset Preset;

@@ -260,11 +260,16 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      SM_MAX_WARPS, SM_MAX_WARPS * spec->device.warp_size);
         return FALSE;
     }
-    if (options->window > 0 && (options->mode == RUN_EXACT ||
-                                !run_can_sample (k))) {
+    /* Asked for and impossible: said, not quietly run exact. */
+    gboolean asked = options->window > 0 || options->mode == RUN_SAMPLED;
+    if (asked && (options->mode == RUN_EXACT || !run_can_sample (k))) {
+        g_autofree char *what =
+            options->window > 0
+                ? g_strdup_printf ("a window of %" G_GUINT64_FORMAT
+                                   " iterations", options->window)
+                : g_strdup ("a sampled run");
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: a window of %" G_GUINT64_FORMAT " iterations "
-                     "was asked for, but %s", k->model->id, options->window,
+                     "%s: %s was asked for, but %s", k->model->id, what,
                      options->mode == RUN_EXACT
                          ? "the run is exact"
                          : "the launch has no main loop a sampled run can "

@@ -48,6 +48,9 @@ contains "$work/w" "Maximum number of registers per SM:        128 K"
 
 expect_fail 2 "$SMSIM" query --gpu nosuchgpu
 contains "$work/err" "unknown GPU 'nosuchgpu'"
+# No GPU at all is a missing option, as elsewhere: exit 1.
+expect_fail 1 "$SMSIM" query
+contains "$work/err" "no GPU given"
 expect_fail 2 "$SMSIM" query --gpu a100 --set sm.max_threads=99999
 contains "$work/err" "[sm] max_threads = 99999"
 expect_fail 1 "$SMSIM" query --gpu a100 --format xml

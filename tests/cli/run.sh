@@ -51,6 +51,12 @@ contains "$work/err" "no sourced timing"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=2000
 contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
+# A parameter given twice is refused, not the last one taken.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=64 --param BLOCK=256
+contains "$work/err" "BLOCK given twice (the second: BLOCK=256)"
+# No GPU is a missing option, as a missing --size is: exit 1.
+expect_fail 1 "$SMSIM" run --kernel vecadd --size 1024
+contains "$work/err" "no GPU given"
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
 # What the SM model cannot hold is refused before it runs, not
@@ -113,6 +119,9 @@ expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --sampled --e
 contains "$work/err" "--sampled samples the main loop; --exact forbids it"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --window 8
 contains "$work/err" "no main loop a sampled run can cut"
+# --sampled too: not a report of an exact run instead.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --sampled
+contains "$work/err" "vecadd: a sampled run was asked for, but the launch has no main loop"
 # It samples, and says so, with the window asked for: sgemm-4 at 256
 # has K / BK = 256 / 8 = 32 iterations.  Cut to 8 the run is not the
 # whole launch, so 4 SMs run in full, not all 84 (run_sample.c).

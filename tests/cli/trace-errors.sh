@@ -120,8 +120,8 @@ gzip -c "$good" >"$work/whole.trace.gz"
 bad "$work/whole.trace.gz" "not one member per section"
 
 # Main-loop iterations that are all empty (FORMAT.md allows a record
-# with no instructions): nothing to sample, so --sampled replays it
-# exact, and --window is refused; neither aborts.
+# with no instructions): nothing to sample, so --sampled and --window
+# are refused, not quietly replayed exact; neither aborts.
 # (One warp; each empty record is its 'W 0' line, 4 bytes; the
 # epilogue's adds 'EXIT RZ RZ RZ RZ', 21 in all.)
 {
@@ -135,9 +135,11 @@ bad "$work/whole.trace.gz" "not one member per section"
     done
     printf 'E 21\nW 0\nEXIT RZ RZ RZ RZ\nend\n'
 } >"$work/empty.trace"
-"$SMSIM" trace replay "$work/empty.trace" --sampled >"$work/empty.out" ||
-    fail "replay --sampled of empty iterations: $(cat "$work/err" 2>/dev/null)"
+"$SMSIM" trace replay "$work/empty.trace" >"$work/empty.out" ||
+    fail "replay of empty iterations: $(cat "$work/err" 2>/dev/null)"
 contains "$work/empty.out" "simulation           exact"
+expect_fail 2 "$SMSIM" trace replay "$work/empty.trace" --sampled
+contains "$work/err" "a sampled run was asked for, but the launch has no main loop"
 expect_fail 2 "$SMSIM" trace replay "$work/empty.trace" --window 4
 contains "$work/err" "no main loop a sampled run can cut"
 
