@@ -313,6 +313,36 @@ is_stdout (const char *path)
 }
 
 gboolean
+cli_check_output (const char *option, const char *path, GError **error)
+{
+    gboolean direct;
+    GStatBuf st;
+    if (path == NULL || strcmp (path, "-") == 0)
+        return TRUE;
+    if (*path == '\0') {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                     "%s '': an empty file name", option);
+        return FALSE;
+    }
+    g_autofree char *target = cli_output_target (path, &direct, error);
+    if (target == NULL)
+        return FALSE;
+    if (g_stat (target, &st) == 0) {
+        if (!S_ISDIR (st.st_mode))
+            return TRUE;
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
+                     "%s %s: a directory, not a file", option, path);
+        return FALSE;
+    }
+    g_autofree char *dir = g_path_get_dirname (target);
+    if (g_stat (dir, &st) == 0 && S_ISDIR (st.st_mode))
+        return TRUE;
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                 "%s %s: no directory %s to write it in", option, path, dir);
+    return FALSE;
+}
+
+gboolean
 cli_write_output (const char *path, const GString *text, GError **error)
 {
     gboolean direct;

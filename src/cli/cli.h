@@ -80,6 +80,14 @@ void cli_error (const CmdEntry *cmd, const char *format, ...)
  * and renamed over it replaces it whole. */
 char *cli_output_target (const char *path, gboolean *direct, GError **error);
 
+/* FALSE, with an error naming 'option' and 'path', where 'path' (NULL
+ * or "-": standard output) could not be written at the end: it is a
+ * directory, or it is not there and neither is the directory it would
+ * be made in.  Checked before any work, so that a long run is not lost
+ * to a mistyped -o. */
+gboolean cli_check_output (const char *option, const char *path,
+                           GError **error);
+
 /* Write 'text' to 'path' (through cli_output_target: whole or not at all
  * unless it is a device or FIFO), or to stdout when 'path' is NULL or
  * "-". */

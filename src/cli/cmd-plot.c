@@ -207,6 +207,13 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
+    /* The status the writes would fail with, before the simulations. */
+    if (!all && (!cli_check_output (a->output ? "-o" : "the figure", path,
+                                    &error) ||
+                 !cli_check_output ("--data", data, &error))) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
     o->cache = cache;
     if (a->from != NULL) {
         validation = valcsv_read (a->from, &error);

@@ -302,6 +302,11 @@ sweep_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
+    /* Before any point runs: the status the write would fail with. */
+    if (!cli_check_output ("-o", a.output, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
     if (a.merge)
         return merge (cmd, &a, argv + 1);
     if (argc > 1) {

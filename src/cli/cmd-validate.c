@@ -219,6 +219,12 @@ validate_exec (int argc, char **argv)
     }
     if (!check_args (cmd, argc, argv, gpu, output, csv_output))
         return CLI_EXIT_USAGE;
+    /* The status the writes would fail with, before the validation. */
+    if (!cli_check_output ("-o", output, &error) ||
+        !cli_check_output ("--csv-output", csv_output, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
     gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
     static const char header[] = "gpu,kernel,size,simulated_gflops,"
                                  "reference_gflops,error_pct,source\n";

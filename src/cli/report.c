@@ -308,6 +308,11 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
                    "give one or the other", window ? "window" : "sampled");
         return CLI_EXIT_USAGE;
     }
+    /* The status the write would fail with, before the run. */
+    if (!cli_check_output ("-o", a->output, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
     g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
     g_autoptr (Progress) bar = progress_new (label, "blocks");
     RunOptions o = { a->regs != G_MININT64 ? a->regs : -1,

@@ -1,0 +1,39 @@
+#!/bin/sh
+# An output that could not be written -- a directory, or a file in a
+# directory that is not there -- is refused before any work, with the
+# status the write at the end would have failed with (2), naming the
+# option and the path: a sweep or a validation is not lost to a
+# mistyped -o.  Nothing is left behind, not even a sweep's journal.
+. "${top_srcdir:-.}/tests/cli/setup"
+cd "$work"
+mkdir dir
+
+check() {
+    expect_fail 2 "$@"
+    [ ! -s "$work/out" ] || fail "'$*' wrote to standard output: $(cat "$work/out")"
+}
+
+check "$SMSIM" sweep --gpu a100 -V kernel=vecadd -V size=128,256 -o dir
+contains "$work/err" "-o dir: a directory, not a file"
+[ ! -e dir.journal ] || fail "sweep -o dir left a journal"
+check "$SMSIM" sweep --gpu a100 -V kernel=vecadd -V size=128 -o none/x.csv
+contains "$work/err" "-o none/x.csv: no directory none to write it in"
+check "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o dir
+contains "$work/err" "-o dir: a directory, not a file"
+check "$SMSIM" validate -o none/v.txt
+contains "$work/err" "-o none/v.txt: no directory none to write it in"
+check "$SMSIM" validate --csv-output dir
+contains "$work/err" "--csv-output dir: a directory, not a file"
+check "$SMSIM" plot timeline --data none/t.csv -o t.png
+contains "$work/err" "--data none/t.csv: no directory none to write it in"
+[ ! -e t.png ] || fail "plot drew a figure all the same"
+
+# Through a link, the file it names is what must be writable: a link
+# to a file not made yet, in a directory that is there, is fine.
+ln -s made.csv link.csv
+"$SMSIM" sweep --gpu a100 -V kernel=vecadd -V size=128 -o link.csv ||
+    fail "sweep -o a link to a new file refused"
+[ -L link.csv ] && [ -s made.csv ] || fail "sweep -o link.csv did not write made.csv"
+ln -s none/x.csv dangling.csv
+check "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o dangling.csv
+contains "$work/err" "-o dangling.csv: no directory none to write it in"
