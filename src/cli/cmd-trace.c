@@ -113,7 +113,8 @@ gen_exec (int argc, char **argv)
     g_autoptr (GOptionContext) ctx = cli_context_new (
         cmd, "", "The launch is made for --gpu (a6000 if none is given): the\n"
         "registers per thread of some models depend on it.  The file is\n"
-        "written whole or not at all.\n\n"
+        "written whole or not at all: to a temporary file beside it, renamed\n"
+        "into place once whole, and removed if the run is interrupted.\n\n"
         "Examples:\n"
         "  smsim trace gen --kernel vecadd --size 4096 -o vecadd.trace\n"
         "  smsim trace gen --kernel sgemm-5 --size 256 -o sgemm5.trace.gz");

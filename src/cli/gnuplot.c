@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/gnuplot.h"
 #include "models/fig.h"
+#include "models/tempfiles.h"
 
 G_DEFINE_QUARK (smsim-gnuplot-error-quark, gnuplot_error)
 
@@ -183,6 +184,7 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
                : NULL;
     if (tmp == NULL)
         return FALSE;
+    int slot = tempfiles_add (tmp);
     g_autoptr (GString) cmds = g_string_new (vars);
     fig_append_quoted (cmds, "datafile", csv_path);
     fig_append_quoted (cmds, "outfile", tmp);
@@ -196,6 +198,7 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
     /* Gone already when renamed. */
     if (!ok || direct)
         g_unlink (tmp);
+    tempfiles_forget (slot);
     if (warnings != NULL)
         *warnings = g_steal_pointer (&err_text);
     return ok;

@@ -7,12 +7,14 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "models/tempfiles.h"
 
 static const CmdEntry *const cmd_table[] = {
     &cmd_gpus_entry,
@@ -99,10 +101,39 @@ check_stdout (void)
     _exit (CLI_EXIT_FAIL);
 }
 
+/* Interrupted (Ctrl-C, kill, a closed terminal): no half-written
+ * temporary file is left beside an output; then die of the signal, so
+ * that the shell sees why. */
+static void
+on_signal (int sig)
+{
+    tempfiles_unlink_all ();
+    signal (sig, SIG_DFL);
+    raise (sig);
+}
+
+static void
+catch_signals (void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    memset (&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset (&sa.sa_mask);
+    for (guint i = 0; i < G_N_ELEMENTS (sigs); i++) {
+        struct sigaction old;
+        /* One ignored (nohup, a background job of a non-interactive
+         * shell) stays ignored. */
+        if (sigaction (sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction (sigs[i], &sa, NULL);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
     atexit (check_stdout);
+    catch_signals ();
     setlocale (LC_ALL, "");
     /* Numbers print the same everywhere: output is deterministic. */
     setlocale (LC_NUMERIC, "C");

@@ -19,6 +19,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "models/tempfiles.h"
 #include "models/trace_store.h"
 
 G_DEFINE_QUARK (smsim-trace-error-quark, trace_error)
@@ -377,6 +378,7 @@ trace_file_at_eof (TraceFile *f, guint64 offset)
 struct TraceSink {
     char *path;
     char *tmp;
+    int tmp_slot;          /* tempfiles.h */
     FILE *fp;
     GConverter *deflater;
     gboolean committed;
@@ -396,6 +398,7 @@ trace_sink_new (const char *path, gboolean gzip, GError **error)
     TraceSink *s = g_new0 (TraceSink, 1);
     s->path = g_strdup (path);
     s->tmp = g_steal_pointer (&tmp);
+    s->tmp_slot = tempfiles_add (s->tmp);
     s->fp = fdopen (fd, "wb");
     if (gzip)
         s->deflater = G_CONVERTER (
@@ -466,6 +469,7 @@ trace_sink_free (TraceSink *s)
         fclose (s->fp);
     if (!s->committed)
         g_unlink (s->tmp);
+    tempfiles_forget (s->tmp_slot);
     g_clear_object (&s->deflater);
     g_free (s->path);
     g_free (s->tmp);
