@@ -134,8 +134,18 @@ kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
     if (!model->setup (k, spec, error))
         return NULL;
     /* The launch the real kernel would make must be one the GPU takes:
-     * past its grid limits the runtime refuses it (and the block count
-     * of a huge size would wrap). */
+     * past its block or grid limits the runtime refuses it (and the block
+     * count of a huge size would wrap).  A block's thread count is
+     * occupancy's to check (occ_check). */
+    int by = k->block_y > 0 ? k->block_y : 1, bx = k->threads / by;
+    if (bx > spec->device.max_block_x || by > spec->device.max_block_y) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: a block of %d x %d threads exceeds %s's largest "
+                     "dimensions, %d x %d (device.max_block_x, "
+                     "device.max_block_y)", model->id, bx, by, spec->id,
+                     spec->device.max_block_x, spec->device.max_block_y);
+        return NULL;
+    }
     if (k->grid_x > (guint64) spec->device.max_grid_x ||
         k->grid_y > (guint64) spec->device.max_grid_y) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,

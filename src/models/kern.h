@@ -51,6 +51,7 @@ typedef struct {
     guint64 grid_x;
     guint64 grid_y;
     int threads;                    /* per block */
+    int block_y;                    /* its rows (blockDim.y); 0: one */
     int regs;                       /* per thread */
     gint64 static_smem;             /* bytes per block */
     gint64 dyn_smem;

@@ -146,6 +146,7 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
         return FALSE;
     }
     k->threads = tw * tw;
+    k->block_y = tw;
     k->grid_x = k->grid_y = (guint64) (k->size / tw);
     k->static_smem = dynamic ? 0 : 2 * tw * tw * 4;
     k->dyn_smem = dynamic ? 2 * tw * tw * 4 : 0;

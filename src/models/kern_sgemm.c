@@ -688,6 +688,9 @@ static void
 launch (Sgemm *g, KernInstance *k)
 {
     k->threads = g->threads;
+    /* Kernel 1 is launched with blockDim (32, 32), 2 and 3 with 1024 x 1
+     * (../shared/data/README.md). */
+    k->block_y = g->kernel == 1 ? 32 : 1;
     if (g->kernel <= 3) {
         k->grid_x = g->m / 32;
         k->grid_y = g->n / 32;

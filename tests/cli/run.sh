@@ -51,6 +51,14 @@ contains "$work/err" "no sourced timing"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=2000
 contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
+# A block's dimensions within the preset's (a what-if's) limits:
+# vecadd's blocks are BLOCK x 1 (128 by default), sgemm-1's 32 x 32.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 4096 --set device.max_block_x=64
+contains "$work/err" "a block of 128 x 1 threads exceeds a100's largest dimensions, 64 x 1024"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-1 --size 128 --set device.max_block_y=16
+contains "$work/err" "a block of 32 x 32 threads exceeds a100's largest dimensions, 1024 x 16"
+"$SMSIM" run --gpu a100 --kernel sgemm-1 --size 128 --set device.max_block_y=32 >/dev/null ||
+    fail "sgemm-1's 32 x 32 blocks refused where 32 rows are allowed"
 # A parameter given twice is refused, not the last one taken.
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=64 --param BLOCK=256
 contains "$work/err" "BLOCK given twice (the second: BLOCK=256)"
