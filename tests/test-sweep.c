@@ -430,6 +430,29 @@ Test (sweep_journal, another_sweeps_journal_is_refused)
     }
 }
 
+/* A NUL byte in a whole line is named as such (read as a C string it
+ * was "2 fields where the header has 3"); in a tail a crash left with
+ * no line break, as a zero-filled block would be, it is dropped with
+ * that tail. */
+Test (sweep_journal, a_nul_byte_is_named_unless_in_the_cut_tail)
+{
+    const char bad[] = J_HEAD "0,a,\n1,b\0x,\n";
+    const char tail[] = J_HEAD "0,a,\n\0\0\0\0";
+    g_autoptr (GHashTable) rows = sweep_journal_rows_new ();
+    g_autoptr (GError) error = NULL;
+    gsize valid;
+    cr_expect_not (sweep_journal_parse ("j", bad, sizeof bad - 1, &j_abc, rows,
+                                        &valid, &error));
+    cr_assert_not_null (error);
+    cr_expect (g_str_has_prefix (error->message, "j:4: a NUL byte"), "%s",
+               error->message);
+    g_autoptr (GHashTable) kept = sweep_journal_rows_new ();
+    cr_assert (sweep_journal_parse ("j", tail, sizeof tail - 1, &j_abc, kept,
+                                    &valid, NULL));
+    cr_expect_eq (g_hash_table_size (kept), 1);
+    cr_expect_eq (valid, sizeof tail - 1 - 4);
+}
+
 /* A journal cut before its header is whole is no journal yet. */
 Test (sweep_journal, a_cut_header_is_an_empty_journal)
 {

@@ -46,3 +46,15 @@ csv_append_field (GString *out, const char *field)
     }
     g_string_append_c (out, '"');
 }
+
+guint
+csv_nul_line (const char *text, gsize len)
+{
+    const char *nul = memchr (text, '\0', len);
+    guint line = 1;
+    if (nul == NULL)
+        return 0;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    return line;
+}

@@ -18,4 +18,9 @@ GPtrArray *csv_split (const char *line);
 /* Append 'field' to 'out', quoted when it must be. */
 void csv_append_field (GString *out, const char *field);
 
+/* The line (from 1) of the first NUL byte in the 'len' bytes of 'text',
+ * 0 if there is none: read as C strings, its line would end there and
+ * the rest be taken for missing fields. */
+guint csv_nul_line (const char *text, gsize len);
+
 #endif

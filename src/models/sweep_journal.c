@@ -112,6 +112,10 @@ sweep_journal_parse (const char *name, const char *text, gsize len,
         const char *nl = memchr (text + at, '\n', len - at);
         if (nl == NULL)
             return TRUE;    /* nothing, or a line cut short: dropped */
+        /* A whole line with a NUL in it is not one smsim wrote (a tail
+         * a crash zero-filled has no line break: dropped above). */
+        if (memchr (text + at, '\0', (gsize) (nl - text - at)) != NULL)
+            return bad (error, name, line, "a NUL byte: a journal is text");
         g_autofree char *l = g_strndup (text + at, (gsize) (nl - text - at));
         if (line == 1 && strcmp (l, magic) != 0)
             return bad (error, name, line,

@@ -253,9 +253,14 @@ sweep_merge_files (const char *const *paths, GString *out, GError **error)
     g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
     for (guint i = 0; i < n; i++) {
         char *text = NULL;
-        if (!g_file_get_contents (paths[i], &text, NULL, error))
+        gsize len = 0;
+        if (!g_file_get_contents (paths[i], &text, &len, error))
             return FALSE;
         g_ptr_array_add (texts, text);
+        guint nul = csv_nul_line (text, len);
+        if (nul > 0)
+            return fail (error, paths[i], (int) nul, "a NUL byte: a shard "
+                                                     "is text");
     }
     return sweep_merge_texts (n, paths, (const char *const *) texts->pdata,
                               out, error);

@@ -99,4 +99,8 @@ sed '3s/,[^,]*,$/,/' s1.csv >cut.csv
 expect_fail 2 "$SMSIM" sweep --merge cut.csv s2.csv
 contains "$work/err" "cut.csv:3: '0,64,32,32,64,100.00,"
 contains "$work/err" "...': 8 fields where the header has 9"
+# A NUL byte is named, with its line, not taken for missing fields.
+sed '3s/,/\x00/' s1.csv >nul.csv
+expect_fail 2 "$SMSIM" sweep --merge nul.csv s2.csv
+contains "$work/err" "nul.csv:3: a NUL byte: a shard is text"
 echo "sweep: bad input refused before any point ran"
