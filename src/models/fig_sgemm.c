@@ -21,6 +21,7 @@
 
 #include "models/fig.h"
 #include "models/ref.h"
+#include "models/run_sample.h"
 #include "models/validate.h"
 
 extern const FigDef fig_validation_def, fig_roofline_def, fig_stalls_def;
@@ -152,12 +153,16 @@ const FigDef fig_validation_def = {
 
 /* Can 'm' run at 'size'?  A model whose tile does not divide the size
  * (sgemm-11's 128 x 256 at 128) is left out rather than failing the
- * figure; any other error is the run's to report. */
+ * figure; any other error is the run's to report.  '*mode': sampled,
+ * unless the loop is too short to cut (sgemm-3 at 64 has 2 iterations;
+ * sampling it is refused), where the launch is small enough to run
+ * whole. */
 static gboolean
-runs_at (const GpuSpec *spec, const KernModel *m, gint64 size)
+runs_at (const GpuSpec *spec, const KernModel *m, gint64 size, RunMode *mode)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (KernInstance) k = kern_instance_new (m, spec, size, NULL, &error);
+    *mode = k != NULL && run_can_sample (k) ? RUN_SAMPLED : RUN_AUTO;
     return k != NULL || !g_error_matches (error, SMSIM_KERN_ERROR,
                                           KERN_ERROR_SIZE);
 }
@@ -175,11 +180,13 @@ sgemm_runs (const FigOptions *o, const FigDef *fig, Preset **preset,
         return 0;
     gint64 size = o->size > 0 ? o->size : SGEMM_SIZE;
     *runs = g_new0 (FigRun, n_models);
-    for (guint i = 0; i < n_models; i++)
+    for (guint i = 0; i < n_models; i++) {
+        RunMode mode;
         if (g_str_has_prefix (models[i]->id, "sgemm-") &&
-            runs_at (preset_spec (*preset), models[i], size))
+            runs_at (preset_spec (*preset), models[i], size, &mode))
             fig_run_init (&(*runs)[n++], preset_spec (*preset), key,
-                          models[i]->id, size, NULL, RUN_SAMPLED);
+                          models[i]->id, size, NULL, mode);
+    }
     if (fig_run_all (o, *runs, n, error))
         return n;
     for (guint i = 0; i < n; i++)

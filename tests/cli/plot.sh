@@ -71,6 +71,12 @@ expect_fail 1 "$SMSIM" plot timeline --size -5
 contains "$work/err" "--size -5: give 1 or more"
 expect_fail 1 "$SMSIM" plot occupancy --threads -3
 contains "$work/err" "--threads -3: give 0 or more"
+# At a size where some kernels' loops are too short to sample (sgemm-3
+# at 64: 2 iterations), those run whole and the figure is drawn.
+"$SMSIM" plot roofline --size 64 -o "$work/r64.png" >/dev/null ||
+    fail "plot roofline --size 64 failed"
+[ -s "$work/r64.csv" ] && grep -q "sgemm-3" "$work/r64.csv" ||
+    fail "plot roofline --size 64 has no sgemm-3: $(cat "$work/r64.csv")"
 # A kernel that cannot run at the figure's default size says so.
 expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 -o "$work/t.png"
 contains "$work/err" "default size (give --size)"
