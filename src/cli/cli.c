@@ -325,21 +325,40 @@ cli_check_output (const char *option, const char *path, GError **error)
         return FALSE;
     }
     g_autofree char *target = cli_output_target (path, &direct, error);
-    if (target == NULL)
+    if (target == NULL) {
+        g_prefix_error (error, "%s ", option);
         return FALSE;
-    if (g_stat (target, &st) == 0) {
-        if (!S_ISDIR (st.st_mode))
-            return TRUE;
+    }
+    if (g_stat (target, &st) == 0 && S_ISDIR (st.st_mode)) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
                      "%s %s: a directory, not a file", option, path);
         return FALSE;
     }
+    /* A device or FIFO is written as is; a file is made beside its
+     * target and renamed over it, so its directory must take a new one.
+     * (access, not a trial file: as root it still tells a read-only
+     * file system.) */
     g_autofree char *dir = g_path_get_dirname (target);
-    if (g_stat (dir, &st) == 0 && S_ISDIR (st.st_mode))
-        return TRUE;
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                 "%s %s: no directory %s to write it in", option, path, dir);
-    return FALSE;
+    const char *need = direct ? target : dir;
+    if (!direct && g_stat (dir, &st) != 0) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                     "%s %s: no directory %s to write it in", option, path,
+                     dir);
+        return FALSE;
+    }
+    if (!direct && !S_ISDIR (st.st_mode)) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
+                     "%s %s: %s is not a directory", option, path, dir);
+        return FALSE;
+    }
+    if (access (need, direct ? W_OK : W_OK | X_OK) != 0) {
+        int err = errno;
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                     "%s %s: cannot write %s: %s", option, path,
+                     direct ? "it" : dir, g_strerror (err));
+        return FALSE;
+    }
+    return TRUE;
 }
 
 gboolean

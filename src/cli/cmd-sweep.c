@@ -113,7 +113,8 @@ merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
                    "... -o OUT.csv");
         return CLI_EXIT_USAGE;
     }
-    if (!sweep_merge_files ((const char *const *) files, out, &error) ||
+    if (!cli_check_output ("-o", a->output, &error) ||
+        !sweep_merge_files ((const char *const *) files, out, &error) ||
         !cli_write_output (a->output, out, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
@@ -195,7 +196,7 @@ sweep (const CmdEntry *cmd, const SweepOptions *o, const SweepArgs *a)
 
     if (s == NULL) {
         cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_FAIL;
+        return cli_gpu_options_status (error);
     }
     keep_freed_memory ();
     w.bar = progress_new ("smsim sweep", "points");
@@ -302,11 +303,6 @@ sweep_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
-    /* Before any point runs: the status the write would fail with. */
-    if (!cli_check_output ("-o", a.output, &error)) {
-        cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_FAIL;
-    }
     if (a.merge)
         return merge (cmd, &a, argv + 1);
     if (argc > 1) {
@@ -317,6 +313,11 @@ sweep_exec (int argc, char **argv)
     if (!options_of (&gpu, &a, &o, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
+    }
+    /* Before any point runs: the status the write would fail with. */
+    if (!cli_check_output ("-o", a.output, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
     }
     return sweep (cmd, &o, &a);
 }

@@ -37,3 +37,22 @@ ln -s made.csv link.csv
 ln -s none/x.csv dangling.csv
 check "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o dangling.csv
 contains "$work/err" "-o dangling.csv: no directory none to write it in"
+# A file taken for a directory; links in a loop, named with the option.
+touch f.csv
+check "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o f.csv/x.csv
+contains "$work/err" "-o f.csv/x.csv: f.csv is not a directory"
+ln -s loop1 loop2
+ln -s loop2 loop1
+check "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o loop1
+contains "$work/err" "-o loop1: too many levels of symbolic links"
+# A directory it may not write in, as another user than root (root
+# may): run as nobody, where setpriv can and nobody can reach smsim.
+nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+chmod 755 "$work"
+if [ "$(id -u)" -eq 0 ] && $nobody "$SMSIM" --version >/dev/null 2>&1; then
+    mkdir ro
+    chmod 555 ro
+    # shellcheck disable=SC2086
+    expect_fail 2 $nobody "$SMSIM" run --gpu a100 --kernel vecadd --size 128 -o ro/x.csv
+    contains "$work/err" "-o ro/x.csv: cannot write ro: Permission denied"
+fi

@@ -103,4 +103,15 @@ contains "$work/err" "...': 8 fields where the header has 9"
 sed '3s/,/\x00/' s1.csv >nul.csv
 expect_fail 2 "$SMSIM" sweep --merge nul.csv s2.csv
 contains "$work/err" "nul.csv:3: a NUL byte: a shard is text"
+# No GPU is a missing option: exit 1, as in run, query and occupancy.
+expect_fail 1 "$SMSIM" sweep -V kernel=vecadd -V size=128
+contains "$work/err" "no GPU given"
+# Usage mistakes come before the output's check.
+mkdir -p adir
+expect_fail 1 "$SMSIM" sweep --gpu a100 -V kernel=vecadd -V size=128 -o adir extra
+contains "$work/err" "unexpected argument 'extra'"
+expect_fail 1 "$SMSIM" sweep --merge -o adir
+contains "$work/err" "--merge needs the shard files"
+expect_fail 2 "$SMSIM" sweep --merge s1.csv s2.csv -o adir
+contains "$work/err" "-o adir: a directory, not a file"
 echo "sweep: bad input refused before any point ran"
