@@ -4,8 +4,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -126,16 +130,35 @@ put_figure (const char *tmp, const char *target, gboolean direct,
     return TRUE;
 }
 
+/* In the child, before gnuplot starts: if smsim dies (a signal, whose
+ * handler removes the figure's temporary file), gnuplot dies too, and
+ * does not make the file again after it.  Linux's; elsewhere gnuplot
+ * finishes on its own. */
+static void
+die_with_parent (gpointer data)
+{
+#ifdef PR_SET_PDEATHSIG
+    prctl (PR_SET_PDEATHSIG, SIGKILL);
+    /* Gone already, before the prctl. */
+    if (getppid () != *(const pid_t *) data)
+        _exit (127);
+#else
+    (void) data;
+#endif
+}
+
 static gboolean
 spawn (const char *commands, const char *script, char **err_text,
        GError **error)
 {
     const char *argv[] = { "gnuplot", "-e", commands, script, NULL };
     int status = 0;
+    pid_t self = getpid ();
     g_autoptr (GError) spawn_error = NULL;
     if (!g_spawn_sync (NULL, (char **) argv, NULL,
-                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                       NULL, NULL, err_text, &status, &spawn_error)) {
+                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                       die_with_parent, &self, NULL, err_text, &status,
+                       &spawn_error)) {
         g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_MISSING,
                      "cannot run gnuplot (%s): install it (Debian: "
                      "apt-get install gnuplot-nox)", spawn_error->message);

@@ -2,7 +2,8 @@
  * tempfiles.c -- the table of temporary files.  See tempfiles.h.
  *
  * A slot's path is written while the slot is free and published by
- * setting 'used' after it: a handler that runs in between does not see
+ * setting 'used' after it, with release order (a plain store may be
+ * moved before the copy): a handler that runs in between does not see
  * the file (it is left behind, as it was before this table), and never
  * sees half a path.
  */
@@ -35,7 +36,7 @@ tempfiles_add (const char *path)
             slot = i;
     if (slot >= 0) {
         memcpy (paths[slot], path, n + 1);
-        used[slot] = 1;
+        __atomic_store_n (&used[slot], 1, __ATOMIC_RELEASE);
     }
     g_mutex_unlock (&lock);
     return slot;
@@ -47,7 +48,7 @@ tempfiles_forget (int slot)
     if (slot < 0)
         return;
     g_mutex_lock (&lock);
-    used[slot] = 0;
+    __atomic_store_n (&used[slot], 0, __ATOMIC_RELEASE);
     g_mutex_unlock (&lock);
 }
 
@@ -55,6 +56,6 @@ void
 tempfiles_unlink_all (void)
 {
     for (int i = 0; i < TEMPFILES_MAX; i++)
-        if (used[i])
+        if (__atomic_load_n (&used[i], __ATOMIC_ACQUIRE))
             unlink (paths[i]);
 }

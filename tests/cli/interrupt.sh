@@ -1,5 +1,6 @@
 #!/bin/sh
-# Interrupted while it writes, `trace gen` leaves nothing behind: not
+# Interrupted while it writes, smsim leaves nothing behind.  `trace gen`:
+# not
 # the trace (written whole or not at all) and not its temporary file
 # either, and it dies of the signal (status 128 + 15).  SIGTERM, not
 # SIGINT: a non-interactive shell starts a background job with SIGINT
@@ -29,3 +30,28 @@ big.trace.gz.??????) ;;
 esac
 [ $status -eq 143 ] || fail "trace gen killed with SIGTERM exited $status, not 143"
 [ -z "$(ls -A out)" ] || fail "left behind: $(ls -A out)"
+
+# `plot`: gnuplot draws into a temporary file beside the figure, and
+# must not make it again once smsim, killed, has removed it: it dies
+# with smsim.  A gnuplot that waits a second before it starts shows it.
+command -v gnuplot >/dev/null 2>&1 || exit 0
+mkdir bin fig
+printf '#!/bin/sh\nsleep 1\nexec %s "$@"\n' "$(command -v gnuplot)" >bin/gnuplot
+chmod +x bin/gnuplot
+PATH="$work/bin:$PATH" "$SMSIM" plot bank-conflicts -o fig/b.png >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! ls -A fig | grep -q '^\.b\.png\.' && [ $i -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+seen=$(ls -A fig | grep '^\.b\.png\.' || true)
+kill -TERM $pid
+set +e
+wait $pid
+status=$?
+set -e
+[ -n "$seen" ] || fail "no temporary figure seen while gnuplot ran"
+[ $status -eq 143 ] || fail "plot killed with SIGTERM exited $status, not 143"
+sleep 1.5
+[ -z "$(ls -A fig | grep -v '^b\.csv$')" ] || fail "left behind: $(ls -A fig)"
