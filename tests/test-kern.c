@@ -943,6 +943,9 @@ Test (kern, sampled_window_cut_in_flight_is_the_window_asked_for,
     run_window ("device.sm_count=12", "sgemm-3", 2048, RUN_SAMPLED, a.window,
                 &b, NULL, NULL);
     cr_assert_eq (b.window, a.window);
+    /* Cut, not started again: the same work as the run asked for. */
+    cr_expect_eq (a.simulated_instructions, b.simulated_instructions);
+    cr_expect_eq (a.events, b.events);
     cr_expect_eq (a.cycles, b.cycles);
     cr_expect_eq (memcmp (&a.stats, &b.stats, sizeof a.stats), 0);
     cr_expect_eq (memcmp (&a.mem, &b.mem, sizeof a.mem), 0);

@@ -149,19 +149,30 @@ cut_stream (InstrStream *s, void *ctx)
     c->ok = c->ok && kern_stream_cut (probe_unwrap (s), c->window, c->apply);
 }
 
+/* Whether a block has retired: its streams, gone, played the old
+ * window. */
+static gboolean
+any_retired (const RunWindow *win)
+{
+    for (int i = 0; i < win->detailed; i++)
+        if (win->last_retired[i] != 0)
+            return TRUE;
+    return FALSE;
+}
+
 /* The run to have the window 'w' from now on: every stream cut to it
  * plays on as one opened with it would, so the run goes on as a run
- * started with it -- to the digit: the first wave's blocks, the only
- * ones open, are far short of it, and no block has retired.  Where a
- * stream cannot be cut (a trace's), the run stops and starts again (1.
- * at run_sampled). */
+ * started with it, to the digit.  Where a stream cannot be cut (a
+ * trace's, or a warp's already past 'w', as kernel 1's warps, which
+ * meet at no barrier, often are), or a block has retired, the run
+ * stops and starts again (1. at run_sampled). */
 static void
 shorten (Marks *m, guint64 w)
 {
     Cut c = { w, FALSE, TRUE };
     Gpu *gpu = m->first->gpu;
     gpu_each_stream (gpu, cut_stream, &c);
-    if (!c.ok || m->later->taken > 0) {
+    if (!c.ok || m->later->taken > 0 || any_retired (m->win)) {
         gpu_stop (gpu);
         return;
     }
@@ -586,9 +597,9 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    before half the window, the run goes on with the window twice the
  *    iterations where it settled, its streams cut short in flight (shorten:
  *    the same run as one started with that window, and 4 % off the A6000's
- *    validation, where kernels 1, 3, 10 and 11 settle by 16), or, where
- *    they cannot be cut, stops and starts again with it; else it goes on as
- *    it is.  A
+ *    validation, where kernels 3, 10 and 11 settle by 16), or, where they
+ *    cannot be cut (kernel 1's, some of whose warps are past it by then),
+ *    stops and starts again with it; else it goes on as it is.  A
  *    run that takes every full wave of the launch, where STEADY_BUDGET
  *    affords MAX_WINDOW, takes as many iterations as it affords, the whole
  *    loop if it can, and keeps them (affordable_window): the window is then
