@@ -131,32 +131,34 @@ kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
                      model->id, size, model->size_help);
         return NULL;
     }
-    if (!model->setup (k, spec, error))
+    if (!model->setup (k, spec, error) || !kern_check_launch (k, spec, error))
         return NULL;
-    /* The launch the real kernel would make must be one the GPU takes:
-     * past its block or grid limits the runtime refuses it (and the block
-     * count of a huge size would wrap).  A block's thread count is
-     * occupancy's to check (occ_check). */
+    return g_steal_pointer (&k);
+}
+
+gboolean
+kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
+{
     int by = k->block_y > 0 ? k->block_y : 1, bx = k->threads / by;
     if (bx > spec->device.max_block_x || by > spec->device.max_block_y) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: a block of %d x %d threads exceeds %s's largest "
                      "dimensions, %d x %d (device.max_block_x, "
-                     "device.max_block_y)", model->id, bx, by, spec->id,
+                     "device.max_block_y)", k->model->id, bx, by, spec->id,
                      spec->device.max_block_x, spec->device.max_block_y);
-        return NULL;
+        return FALSE;
     }
     if (k->grid_x > (guint64) spec->device.max_grid_x ||
         k->grid_y > (guint64) spec->device.max_grid_y) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
                      "%s: size %" G_GINT64_FORMAT ": grid %" G_GUINT64_FORMAT
                      " x %" G_GUINT64_FORMAT " exceeds %s's largest, %d x %d "
-                     "(device.max_grid_x, device.max_grid_y)", model->id, size,
-                     k->grid_x, k->grid_y, spec->id, spec->device.max_grid_x,
-                     spec->device.max_grid_y);
-        return NULL;
+                     "(device.max_grid_x, device.max_grid_y)", k->model->id,
+                     k->size, k->grid_x, k->grid_y, spec->id,
+                     spec->device.max_grid_x, spec->device.max_grid_y);
+        return FALSE;
     }
-    return g_steal_pointer (&k);
+    return TRUE;
 }
 
 void

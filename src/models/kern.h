@@ -104,6 +104,13 @@ gboolean kern_stream_position (const InstrStream *s, gint64 *iteration);
  * what a mirror SM plays (gpu.h). */
 InstrStream *kern_open_mirror_window (const KernInstance *k, guint64 block,
                                       int warp, guint64 iterations);
+/* Whether the launch is one 'spec' takes: past its block or grid limits
+ * the runtime refuses it (and the block count of a huge size would
+ * wrap).  A block's thread count is occupancy's to check (occ_check).
+ * kern_instance_new checks it; a trace's is checked when it is run. */
+gboolean kern_check_launch (const KernInstance *k, const GpuSpec *spec,
+                            GError **error);
+
 /* kgen_stream_cut for any warp's or mirror's stream: FALSE for one
  * that cannot be cut (a trace's). */
 gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);

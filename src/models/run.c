@@ -277,6 +277,10 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                            "trace iteration markers (traces/FORMAT.md)");
         return FALSE;
     }
+    /* A trace's launch meets the GPU here (kern_instance_new checked a
+     * model's). */
+    if (!kern_check_launch (k, spec, error))
+        return FALSE;
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||

@@ -57,6 +57,12 @@ grep -q '^  global loads *32768$' "$work/info" || fail "global loads"
 grep -q '^  global stores *16384$' "$work/info" || fail "global stores"
 contains "$work/info" "FLOPs                4096 (header), 4096 (FP32"
 contains "$work/info" "barriers             0 warp BAR"
+# Replayed on a GPU whose limits its launch (grid 32 x 1 of 128 x 1)
+# passes, as `run` of the model is: refused, naming the limit.
+expect_fail 2 "$SMSIM" trace replay "$work/v.trace" --gpu a100 --set device.max_block_x=64
+contains "$work/err" "a block of 128 x 1 threads exceeds a100's largest dimensions, 64 x 1024"
+expect_fail 2 "$SMSIM" trace replay "$work/v.trace" --gpu a100 --set device.max_grid_x=8
+contains "$work/err" "grid 32 x 1 exceeds a100's largest, 8 x 65535"
 # pmpp-tiled, n = 64, TILE_WIDTH 16: two barriers per phase, 4 phases,
 # 16 blocks of 8 warps: 2 x 4 x 16 x 8 = 1024.
 "$SMSIM" trace gen --kernel pmpp-tiled --size 64 -o "$work/p.trace.gz" >/dev/null
