@@ -334,10 +334,12 @@ cli_check_output (const char *option, const char *path, GError **error)
                      "%s %s: a directory, not a file", option, path);
         return FALSE;
     }
-    /* A device or FIFO is written as is; a file is made beside its
-     * target and renamed over it, so its directory must take a new one.
-     * (access, not a trial file: as root it still tells a read-only
-     * file system.) */
+    /* Standard output is written through, already open.  A device or
+     * FIFO is written as is; a file is made beside its target and renamed
+     * over it, so its directory must take a new one.  (access, not a
+     * trial file: as root it still tells a read-only file system.) */
+    if (direct && is_stdout (target))
+        return TRUE;
     g_autofree char *dir = g_path_get_dirname (target);
     const char *need = direct ? target : dir;
     if (!direct && g_stat (dir, &st) != 0) {
