@@ -128,6 +128,24 @@ plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
     gboolean no_gnuplot = FALSE;
     guint n;
     const FigDef *const *figs = fig_all (&n);
+    /* A GPU that cannot run a figure stops all before the first is
+     * drawn, not halfway through. */
+    for (guint i = 0; i < n; i++) {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Preset) p = figs[i]->timing
+                                   ? fig_preset (o, figs[i], NULL, TRUE, NULL,
+                                                 &error)
+                                   : NULL;
+        if (error != NULL) {
+            gboolean no_timing = g_error_matches (error, SMSIM_FIG_ERROR,
+                                                  FIG_ERROR_OPTION);
+            cli_error (cmd, "all: %s%s", error->message,
+                       no_timing ? " (the occupancy figures take any GPU: "
+                                   "`smsim plot occupancy --gpu ...`)"
+                                 : "");
+            return CLI_EXIT_FAIL;
+        }
+    }
     if (g_mkdir_with_parents (dir, 0777) != 0) {
         cli_error (cmd, "cannot create %s: %s", dir, g_strerror (errno));
         return CLI_EXIT_FAIL;

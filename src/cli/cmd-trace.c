@@ -43,9 +43,11 @@ load_preset (CliGpuOptions *gpu, const char *fallback, GError **error)
 /* ------------------------------------------------------------------ */
 /* gen                                                                 */
 
+/* Into 'path'; messages name 'output', as given (-o), and a link's
+ * 'path' beside it. */
 static int
 gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
-           gint64 size, char **params, const char *path)
+           gint64 size, char **params, const char *output, const char *path)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) preset = load_preset (gpu, "a6000", &error);
@@ -57,13 +59,17 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
     if (error == NULL)
         k = kern_instance_new (model, preset_spec (preset), size,
                                (const char *const *) params, &error);
-    if (k == NULL || !trace_write (k, preset_spec (preset)->id, path, &error)) {
+    gboolean link = strcmp (output, path) != 0;
+    if (k != NULL && !trace_write (k, preset_spec (preset)->id, path, &error)
+        && link)
+        g_prefix_error (&error, "-o %s (a link): ", output);
+    if (error != NULL) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
     printf ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
             " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "
-            "iteration%s each\n", path, model->id, size, kern_blocks (k),
+            "iteration%s each\n", output, model->id, size, kern_blocks (k),
             kern_blocks (k) == 1 ? "" : "s", kern_warps (k),
             k->threads > 32 ? "s" : "", k->iterations,
             k->iterations == 1 ? "" : "s");
@@ -89,7 +95,7 @@ gen_to (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
                         "renamed into place once whole", output);
         return CLI_EXIT_USAGE;
     }
-    return gen_write (cmd, gpu, kernel, size, params, target);
+    return gen_write (cmd, gpu, kernel, size, params, output, target);
 }
 
 static int

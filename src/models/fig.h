@@ -88,6 +88,7 @@ typedef struct {
     const char *default_gpu;
     const char *options;         /* the options it reads, for --list */
     gboolean (*build) (const FigOptions *o, FigData *out, GError **error);
+    gboolean timing;             /* runs the timing model on --gpu */
 } FigDef;
 
 /* Every figure, in chapter order. */

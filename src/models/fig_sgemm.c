@@ -143,7 +143,7 @@ const FigDef fig_validation_def = {
     "SGEMM kernels at 4096: simulated vs published GFLOP/s, A6000 and "
     "A100, error on each bar, cuBLAS line (minutes unless --from)",
     "a6000", "--from FILE.csv (`smsim validate --format csv`) --set",
-    validation_build
+    validation_build, FALSE
 };
 
 /* ------------------------------------------------------------------ */
@@ -254,7 +254,7 @@ const FigDef fig_roofline_def = {
     "roofline", 7,
     "roofline: each SGEMM kernel at its simulated arithmetic intensity "
     "(DRAM and L2 bytes) and GFLOP/s",
-    "a6000", "--gpu --size (1024)", roofline_build
+    "a6000", "--gpu --size (1024)", roofline_build, TRUE
 };
 
 static gboolean
@@ -290,5 +290,5 @@ const FigDef fig_stalls_def = {
     "stall-breakdown", 8,
     "SGEMM kernels: warp cycles per issued instruction by stall reason "
     "(Nsight Compute names)",
-    "a6000", "--gpu --size (1024)", stalls_build
+    "a6000", "--gpu --size (1024)", stalls_build, TRUE
 };

@@ -69,9 +69,14 @@ contains "$work/err" "--resume needs -o FILE, a file"
 # A trace is renamed into place too: through a link, and never onto a
 # FIFO, which has no "whole or not at all".
 ln -s real.trace trace-link
-"$SMSIM" trace gen --kernel vecadd --size 1024 -o trace-link >/dev/null
+"$SMSIM" trace gen --kernel vecadd --size 1024 -o trace-link >"$work/out"
 still_link trace-link
 contains real.trace "smsim-trace"
+# Its summary names the file as given, and a failure the link too.
+contains "$work/out" "trace-link: vecadd, size 1024"
+ln -s nodir/x.trace dangling-link
+expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 1024 -o dangling-link
+contains "$work/err" "-o dangling-link (a link): nodir/x.trace: cannot create"
 expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 1024 -o fifo.csv
 contains "$work/err" "-o fifo.csv: not a regular file"
 still_link fifo.csv

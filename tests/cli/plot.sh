@@ -92,4 +92,9 @@ expect_fail 2 "$SMSIM" plot 6 --from "$work/short.csv"
 contains "$work/err" "no 'simulated_gflops' column"
 expect_fail 2 "$SMSIM" plot coalescing --gpu k40 -o "$work/k.png"
 contains "$work/err" "no sourced timing"
+# all on such a GPU stops before the first figure, not after the two
+# occupancy figures (which take any GPU) are drawn.
+expect_fail 2 "$SMSIM" plot all --gpu k40 -o "$work/k40"
+contains "$work/err" "figure latency-hiding simulates kernels"
+[ -e "$work/k40" ] && fail "plot all --gpu k40 wrote $(ls "$work/k40")"
 echo "plot ok"
