@@ -63,11 +63,13 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             k->model->id, s->id, k->size, k->grid_x, k->grid_y,
                             k->threads, r->launch.regs_per_thread,
                             r->launch.static_smem_bytes + r->launch.dyn_smem_bytes);
+    /* Mirrors approximate: a run with them is not exact, whole as it is. */
+    gboolean mirrored = r->detailed_sms < s->device.sm_count;
     g_string_append_printf (o, "simulation           %s, %d of %d SMs in full"
-                            "%s\n", r->sampled ? "sampled" : "exact",
+                            "%s\n", r->sampled ? "sampled"
+                                     : mirrored ? "whole launch" : "exact",
                             r->detailed_sms, s->device.sm_count,
-                            r->detailed_sms < s->device.sm_count
-                                ? " (the others mirror them)" : "");
+                            mirrored ? " (the others mirror them)" : "");
     if (r->sampled)
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
@@ -113,8 +115,8 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
     double ceiling = run_ceiling (s, r, &unit);
     if (ceiling > 0)
         g_string_append_printf (o, "ceiling              %.1f GFLOP/s, with "
-                                "%s at its peak\n", ceiling,
-                                run_unit_name (unit));
+                                "%s at %s\n", ceiling, run_unit_name (unit),
+                                run_unit_peak (unit));
     g_string_append (o, "\nwarp cycles per issued instruction, by state:\n");
     double total = 0;
     for (int i = 0; i < STALL_N; i++) {

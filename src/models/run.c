@@ -43,8 +43,13 @@ figures (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     r->l1_hit_rate = m->load_sectors
                          ? (double) m->l1_hit_sectors / (double) m->load_sectors
                          : 0;
-    r->l2_hit_rate = m->l2_sectors
-                         ? (double) m->l2_hit_sectors / (double) m->l2_sectors
+    /* Loads alone, as L1's: L2 takes every store sector without a look
+     * up (write-back, sector by sector), and counted among the misses
+     * they had a copy whose data all stayed in L2 read as half missing. */
+    guint64 l2_loads = m->l2_sectors > m->store_sectors
+                           ? m->l2_sectors - m->store_sectors : 0;
+    r->l2_hit_rate = l2_loads
+                         ? MIN (1.0, (double) m->l2_hit_sectors / (double) l2_loads)
                          : 0;
     r->dram_bytes = m->dram_read_bytes + m->dram_write_bytes;
     /* Over the kernel's time: nothing moves in the gaps. */
@@ -377,29 +382,43 @@ busiest (const double use[RUN_N_UNITS])
     return best;
 }
 
-/* Each unit's ceiling is the GFLOP/s at which its use would be 1.  The
- * use of an SM's own unit is the whole GPU's; the SMs that run the most
- * blocks run ceil (blocks / SMs) of them, so with blocks alike the
+/* The use of an SM's own unit is the whole GPU's; the SMs that run the
+ * most blocks run ceil (blocks / SMs) of them, so with blocks alike the
  * launch keeps such a unit busy at most blocks / (SMs x that) of the
- * time: the last wave leaves the others idle.  L2 and DRAM serve
- * whoever is left. */
+ * time: the last wave (or a grid smaller than one) leaves the others
+ * idle.  Each such unit's use, divided by that, is its use on the SMs
+ * that run the most blocks; L2 and DRAM serve whoever is left. */
+static void
+busiest_sm_use (const GpuSpec *spec, const RunResult *r,
+                double use[RUN_N_UNITS])
+{
+    guint64 sms = (guint64) spec->device.sm_count;
+    unit_use (spec, r, use);
+    if (r->blocks == 0)
+        return;
+    double most = (double) ((r->blocks + sms - 1) / sms);
+    double tail = (double) r->blocks / ((double) sms * most);
+    for (RunUnit u = 0; u < RUN_N_UNITS; u++)
+        if (units[u].per_sm)
+            use[u] /= tail;
+}
+
+/* Each unit's ceiling is the GFLOP/s at which its use (busiest_sm_use)
+ * would be 1. */
 double
 run_ceiling (const GpuSpec *spec, const RunResult *r, RunUnit *unit)
 {
     double use[RUN_N_UNITS], lowest = 0;
-    guint64 sms = (guint64) spec->device.sm_count;
-    unit_use (spec, r, use);
+    busiest_sm_use (spec, r, use);
     *unit = busiest (use);
     if (r->blocks == 0)
         return 0;
-    double most = (double) ((r->blocks + sms - 1) / sms);
-    double tail = (double) r->blocks / ((double) sms * most);
     /* The kernel's time at the unit's pace, plus the launch gap. */
     double gap = r->time_ms - r->kernel_ms;
     for (RunUnit u = 0; u < RUN_N_UNITS; u++) {
         if (use[u] <= 0)
             continue;
-        double busy = r->kernel_ms * use[u] / (units[u].per_sm ? tail : 1.0);
+        double busy = r->kernel_ms * use[u];
         double c = r->gflops * r->time_ms / (busy + gap);
         if (lowest == 0 || c < lowest) {
             lowest = c;
@@ -409,23 +428,44 @@ run_ceiling (const GpuSpec *spec, const RunResult *r, RunUnit *unit)
     return lowest;
 }
 
+/* DRAM's use is a fraction of the stream bandwidth the preset gives it
+ * (device.dram_stream_gbs, a measured copy), below the datasheet's peak
+ * that `smsim query` also shows. */
+const char *
+run_unit_peak (RunUnit unit)
+{
+    g_assert (unit < RUN_N_UNITS);
+    return unit == RUN_UNIT_DRAM ? "its measured stream bandwidth"
+                                 : "its peak";
+}
+
 void
 run_limiter (const GpuSpec *spec, const RunResult *r, char *buf, gsize size)
 {
     const SimStats *st = &r->stats;
     double use[RUN_N_UNITS];
-    unit_use (spec, r, use);
+    busiest_sm_use (spec, r, use);
     RunUnit best = busiest (use);
+    const char *where = units[best].per_sm && r->blocks <
+                                                  (guint64) spec->device.sm_count
+                            ? " on the SMs that run blocks" : "";
     if (r->cycles > 0 && use[best] >= 0.6) {
-        g_snprintf (buf, size, "%s (%.0f %% of its peak)", units[best].name,
-                    100 * use[best]);
+        g_snprintf (buf, size, "%s (%.0f %% of %s%s)", units[best].name,
+                    100 * use[best], run_unit_peak (best), where);
         return;
     }
     int stall = STALL_NOT_SELECTED;
     for (int i = STALL_NOT_SELECTED; i < STALL_N; i++)
         if (st->warp_cycles[i] > st->warp_cycles[stall])
             stall = i;
-    g_snprintf (buf, size, "latency: too few warps to hide it (busiest unit, "
-                "%s, at %.0f %%; warps wait most on %s)", units[best].name,
-                100 * use[best], stats_stall_name ((StallReason) stall));
+    /* Warps that wait on results are latency not hidden; warps that wait
+     * on anything else (another warp's issue, a full queue, a barrier)
+     * are not too few. */
+    gboolean latency = stall == STALL_LONG_SCOREBOARD ||
+                       stall == STALL_SHORT_SCOREBOARD || stall == STALL_WAIT;
+    g_snprintf (buf, size, "%s (busiest unit, %s, at %.0f %%%s; warps wait "
+                "most on %s)", latency ? "latency: too few warps to hide it"
+                                       : "no unit near its peak",
+                units[best].name, 100 * use[best], where,
+                stats_stall_name ((StallReason) stall));
 }

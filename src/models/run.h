@@ -86,7 +86,7 @@ typedef struct {
     double gflops;              /* the flops over time_ms */
     double achieved_occupancy_pct;
     double l1_hit_rate;          /* of global load sectors */
-    double l2_hit_rate;
+    double l2_hit_rate;          /* of the load sectors L1 missed */
     guint64 dram_bytes;
     /* Achieved bandwidth per level, GB/s over the whole run: global
      * sectors through L1 (loads and stores), sectors L2 served, DRAM
@@ -133,6 +133,9 @@ typedef enum {
 /* "shared-memory wavefronts", and for tables "smem". */
 const char *run_unit_name (RunUnit unit);
 const char *run_unit_brief (RunUnit unit);
+/* What its use is a fraction of: "its peak", or for DRAM its measured
+ * stream bandwidth. */
+const char *run_unit_peak (RunUnit unit);
 
 /* The ceiling: the most GFLOP/s smsim's costs and capacities allow the
  * launch at the work per flop the run counted -- the lowest, over the

@@ -44,6 +44,28 @@ contains "$work/s" "limited by           DRAM bandwidth"
 "$SMSIM" run --gpu a100 --kernel pchase --size 1000 >"$work/p"
 contains "$work/p" "limited by           latency"
 
+# A grid smaller than one wave (4 blocks on 108 SMs) with an L1 made
+# slow: the limiter counts the SMs that run blocks, as the ceiling
+# does, so a run at over 60 % of its L1 ceiling is L1-bound, not
+# "latency" at a few per cent averaged over 108 SMs.
+"$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 \
+    --set mem.l1_bytes_per_clk=1 --format json >"$work/slow-l1"
+awk -F'"' '/"limiter"/ { l = $4 } /"ceiling_unit"/ { u = $4 }
+    /"gflops"/ { split ($3, a, /[:,]/); g = a[2] }
+    /"ceiling_gflops"/ { split ($3, a, /[:,]/); c = a[2] }
+    END { if (u != "L1/LSU throughput" || g < 0.6 * c ||
+              index (l, u " (") != 1) {
+              print "limiter " l ", ceiling " c " (" u "), gflops " g; exit 1 } }' \
+    "$work/slow-l1" || fail "the limiter disagrees with the ceiling: $(grep -E 'limiter|ceiling|gflops' "$work/slow-l1")"
+
+# The L2 hit rate is of loads, as L1's: a copy of 2 x 256 KB, timed
+# after a warm-up launch, finds all it reads in the A6000's 6 MB L2
+# (and writes without a look-up).  Stores counted as misses made it
+# 50 %.
+"$SMSIM" run --gpu a6000 --kernel stream --size 65536 --launches 2 >"$work/warm"
+contains "$work/warm" "L2 hit rate          100.0 %"
+contains "$work/warm" "DRAM traffic         0 B"
+
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel nosuch --size 10
 contains "$work/err" "unknown kernel 'nosuch'"
 expect_fail 2 "$SMSIM" run --gpu k40 --kernel vecadd --size 1024
