@@ -136,6 +136,35 @@ print_keys (void)
 }
 
 static void
+print_keys_json (void)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    g_autoptr (JsonBuilder) b = json_builder_new ();
+    json_builder_begin_object (b);
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *name = g_strdup_printf ("%s.%s", keys[i].group,
+                                                 keys[i].key);
+        g_autofree char *range = pkey_range_text (&keys[i]);
+        json_builder_set_member_name (b, name);
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "range");
+        json_builder_add_string_value (b, range);
+        json_builder_set_member_name (b, "unit");
+        json_builder_add_string_value (b, keys[i].unit);
+        json_builder_set_member_name (b, "meaning");
+        json_builder_add_string_value (b, keys[i].help);
+        json_builder_set_member_name (b, "timing_only");
+        json_builder_add_boolean_value (b, keys[i].need == PKEY_TIMING);
+        json_builder_end_object (b);
+    }
+    json_builder_end_object (b);
+    g_autoptr (JsonNode) root = json_builder_get_root (b);
+    g_autofree char *text = json_to_string (root, TRUE);
+    printf ("%s\n", text);
+}
+
+static void
 print_json (const Preset *preset)
 {
     guint n;
@@ -230,8 +259,18 @@ query_exec (int argc, char **argv)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
         return CLI_EXIT_USAGE;
     }
+    /* The keys are every preset's: a preset asked for too is a mistake,
+     * not something to ignore. */
+    if (keys && (gpu.gpu || gpu.config || gpu.sets || sources)) {
+        cli_error (cmd, "--keys lists every preset's keys: it takes no "
+                   "--gpu, --config, --set or --sources");
+        return CLI_EXIT_USAGE;
+    }
     if (keys) {
-        print_keys ();
+        if (format == CLI_FORMAT_JSON)
+            print_keys_json ();
+        else
+            print_keys ();
         return CLI_EXIT_OK;
     }
     return show (cmd, &gpu, sources, format);

@@ -306,6 +306,15 @@ sweep_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
+    /* The shards carry their points and results: what would make new
+     * ones is refused, not ignored. */
+    if (a.merge && (gpu.gpu || gpu.config || gpu.sets || a.vary ||
+                    a.points || a.mode || a.shard || a.resume)) {
+        cli_error (cmd, "--merge joins shards as they are: it takes the "
+                   "shard files and -o, not --gpu, --config, --set, --vary, "
+                   "--points, --mode, --shard or --resume");
+        return CLI_EXIT_USAGE;
+    }
     if (a.merge)
         return merge (cmd, &a, argv + 1);
     if (argc > 1) {

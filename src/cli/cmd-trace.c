@@ -85,6 +85,11 @@ gen_to (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
 {
     g_autoptr (GError) error = NULL;
     gboolean direct;
+    /* A directory, or a missing one, as run and plot say it (exit 2). */
+    if (!cli_check_output ("-o", output, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_FAIL;
+    }
     g_autofree char *target = cli_output_target (output, &direct, &error);
     if (target == NULL) {
         cli_error (cmd, "%s", error->message);

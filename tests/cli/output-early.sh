@@ -24,6 +24,8 @@ check "$SMSIM" validate -o none/v.txt
 contains "$work/err" "-o none/v.txt: no directory none to write it in"
 check "$SMSIM" validate --csv-output dir
 contains "$work/err" "--csv-output dir: a directory, not a file"
+check "$SMSIM" trace gen --kernel vecadd --size 1024 -o dir
+contains "$work/err" "-o dir: a directory, not a file"
 check "$SMSIM" plot timeline --data none/t.csv -o t.png
 contains "$work/err" "--data none/t.csv: no directory none to write it in"
 [ ! -e t.png ] || fail "plot drew a figure all the same"

@@ -37,6 +37,13 @@ grep -q "^[0-9]* values, [0-9]* of them ASSUMED" "$work/s" || fail "no summary"
 "$SMSIM" query --keys >"$work/k"
 contains "$work/k" "sm.registers"
 contains "$work/k" "alloc.carveout_steps_kib"
+# As JSON too (it printed the text table), and with a preset it would
+# ignore refused.
+"$SMSIM" query --keys --format json >"$work/kj"
+contains "$work/kj" '"sm.registers" : {'
+contains "$work/kj" '"timing_only" : true'
+expect_fail 1 "$SMSIM" query --keys --gpu a100
+contains "$work/err" "--keys lists every preset's keys"
 
 "$SMSIM" query --gpu h100 --format json >"$work/j"
 contains "$work/j" '"sm.max_threads"'

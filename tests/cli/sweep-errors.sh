@@ -71,6 +71,10 @@ contains "$work/err" "-o '': an empty file name"
 expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv -o ''
 contains "$work/err" "-o '': an empty file name"
 expect_fail 1 "$SMSIM" sweep --merge
+# It joins shards as they are: options that make points are refused,
+# not ignored.
+expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv --gpu a100 -V size=128
+contains "$work/err" "--merge joins shards as they are"
 
 # Merging: a shard missing, or a file that is no shard.
 "$SMSIM" sweep $occ --vary threads=64,128,256 --vary regs=32 --shard 1/2 -o s1.csv

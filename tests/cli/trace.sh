@@ -73,7 +73,7 @@ contains "$work/info" "barriers             1024 warp BAR instructions, 8.00 per
 expect_fail 2 "$SMSIM" trace gen --kernel nosuch --size 10 -o "$work/x.trace"
 contains "$work/err" "unknown kernel 'nosuch'"
 expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 10 -o "$work/no/dir/x.trace"
-contains "$work/err" "cannot create"
+contains "$work/err" "no directory $work/no/dir to write it in"
 [ "$(ls "$work" | grep -c 'x\.trace')" -eq 0 ] || fail "a failed gen left a file"
 expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 10
 expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size -5 -o "$work/neg.trace"
