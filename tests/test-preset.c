@@ -159,6 +159,18 @@ static const Bad bad[] = {
       PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] bogus", "" } },
     { "[preset]\nbase = a100\n[smx]\nregisters = 1\n", "", "",
       PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[smx] registers", "" } },
+    /* GKeyFile reads "key[locale]" as a translation of key, and keeps
+     * only those of the user's languages: refused as written instead,
+     * whatever the locale. */
+    { "[preset]\nbase = a100\n[sm]\nregisters[de] = abc\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] registers[de]", "" } },
+    { "[preset]\nbase = a100\n[sm]\nfoo[x] = 1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] foo[x]", "" } },
+    { "[preset]\nbase = a100\n[bogus]\nx[y]=1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[bogus] x[y]", "" } },
+    /* A group with no keys is no less unknown. */
+    { "[preset]\nbase = a100\n[bogus]\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:3:", "[bogus]", "" } },
     { "[preset]\nbase = a100\n[sm]\nmax_threads = 2000000\n", "", "",
       PRESET_ERROR_VALUE,
       { "bad.ini:4:", "[sm] max_threads = 2000000", "32..8192" } },

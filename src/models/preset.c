@@ -391,6 +391,19 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
 }
 
 static gboolean
+known_group (const char *group)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    for (guint i = 0; i < n; i++)
+        if (strcmp (keys[i].group, group) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+/* An unknown group's keys are unknown keys, named first; one with none
+ * is still refused, as a typo would be. */
+static gboolean
 load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
            GError **error)
 {
@@ -400,6 +413,13 @@ load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
         for (int k = 0; keys[k] != NULL; k++)
             if (!load_key (preset, kf, index, groups[g], keys[k], error))
                 return FALSE;
+        if (!known_group (groups[g])) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                         "%s:%d: unknown group [%s] (`smsim query --keys` "
+                         "lists the keys)", index->path,
+                         line_of (index, groups[g], NULL), groups[g]);
+            return FALSE;
+        }
     }
     return TRUE;
 }
@@ -454,8 +474,14 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
     }
     if (!scan_file (&index, contents, error))
         return FALSE;
+    /* GKeyFile takes "key[xx]" for a translation of key and, unless
+     * asked to keep them, drops those not in the user's languages: a
+     * locale-suffixed key would pass unseen in one locale and be
+     * refused in another.  Kept, it is an unknown key, as written. */
     if (!g_key_file_load_from_data (kf, contents, (gsize) -1,
-                                    G_KEY_FILE_KEEP_COMMENTS, &local)) {
+                                    G_KEY_FILE_KEEP_COMMENTS |
+                                        G_KEY_FILE_KEEP_TRANSLATIONS,
+                                    &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE, "%s: %s",
                      path, local->message);
         g_error_free (local);
