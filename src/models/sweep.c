@@ -453,9 +453,17 @@ sweep_check_row (const Sweep *s, guint64 point, const char *row, char **why)
     sweep_grid_values (s->grid, point, values);
     append_point (s, point, values, want);
     g_string_append_c (want, ',');      /* the results follow */
-    if (g_str_has_prefix (row, want->str))
-        return TRUE;
-    *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
-                            ", which starts '%s'", point, want->str);
-    return FALSE;
+    if (!g_str_has_prefix (row, want->str)) {
+        *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
+                                ", which starts '%s'", point, want->str);
+        return FALSE;
+    }
+    /* The results are copied into the CSV as they are: a value that is
+     * not of its column's type would pass for one the sweep wrote. */
+    g_autoptr (GPtrArray) fields = csv_split (row);
+    guint first = 1 + n;
+    g_assert (fields->len > first);     /* 'want' ends with a comma */
+    return sweep_point_check (s->mode,
+                              (const char *const *) fields->pdata + first,
+                              fields->len - first, why);
 }
