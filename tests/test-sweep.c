@@ -277,7 +277,12 @@ Test (sweep, bad_input_is_refused_before_any_point_runs)
         { { "threads=64,0", "regs=32" }, "--vary threads: threads = '0'" },
         { { "threads=64" }, "needs the keys threads and regs" },
         { { "kernel=vecadd", "size=64", "param.BM=64" },
-          "kernel vecadd has no parameter BM" },
+          "kernel vecadd has no parameter BM (kernels that take it: "
+          "sgemm-4, " },
+        /* Only the warptiling kernels have a warp tile (kern_sgemm.c). */
+        { { "kernel=sgemm-5", "size=64", "param.WM=32" },
+          "kernel sgemm-5 has no parameter WM (kernels that take it: "
+          "sgemm-10, sgemm-11;" },
         { { "kernel=sgemm-5", "size=64", "param.BM=1024" },
           "param.BM = '1024': must be 8..256 for sgemm-5" },
         { { "kernel=sgemm-5" }, "kernel and size go together" },

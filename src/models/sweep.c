@@ -168,9 +168,15 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
     for (guint i = 0; i < s->kernels->len; i++) {
         const KernModel *m = s->kernels->pdata[i];
         const KernParam *p = find_param (m, key->param);
-        if (p == NULL)
-            return g_strdup_printf ("kernel %s has no parameter %s (`smsim "
-                                    "kernels` lists them)", m->id, key->param);
+        if (p == NULL) {
+            g_autofree char *takers = kern_param_takers (key->param);
+            return g_strdup_printf ("kernel %s has no parameter %s (%s%s; "
+                                    "`smsim kernels` lists the parameters of "
+                                    "each kernel)", m->id, key->param,
+                                    takers ? "kernels that take it: "
+                                           : "no kernel takes it",
+                                    takers ? takers : "");
+        }
         if (v < p->min || v > p->max)
             return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
                                     G_GINT64_FORMAT " for %s", p->min, p->max,
