@@ -255,6 +255,30 @@ ParameterizedTest (const Bad *b, preset, bad_presets)
                    "'%s' lacks '%s'", error->message, b->needles[i]);
 }
 
+/* A command line's --set names each key once (the last won); its
+ * spacing does not make another key.  preset_load itself still lets a
+ * later assignment win: sweeps and figures layer theirs on the user's. */
+Test (preset, check_sets_refuses_a_key_twice)
+{
+    const char *twice[] = { "sm.registers=65536", "device.sm_count=8",
+                            " sm . registers =131072", NULL };
+    const char *once[] = { "sm.registers=131072",
+                           "sm.max_regs_per_block=131072", "nonsense", NULL };
+    g_autoptr (GError) error = NULL;
+    cr_assert_not (preset_check_sets (twice, &error));
+    cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR,
+                                PRESET_ERROR_SET_TWICE), "%s", error->message);
+    cr_assert (strstr (error->message, "[sm] registers given twice") != NULL,
+               "%s", error->message);
+    cr_assert (preset_check_sets (once, NULL));
+    cr_assert (preset_check_sets (NULL, NULL));
+    const char *layered[] = { "sm.registers=65536", "sm.registers=131072",
+                              NULL };
+    g_autoptr (Preset) p = preset_load ("a100", NULL, layered, NULL);
+    cr_assert_not_null (p);
+    cr_assert_eq (preset_spec (p)->sm.registers, 131072);
+}
+
 Test (preset, gpu_and_config_with_base_conflict)
 {
     g_autofree char *path = tu_write_file ("both.ini",

@@ -496,21 +496,34 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
 /* ------------------------------------------------------------------ */
 /* --set group.key=value                                               */
 
+/* "group.key=value" into its parts, each stripped; FALSE if it is not
+ * of that form. */
 static gboolean
-apply_set (Preset *preset, const char *assignment, GError **error)
+split_set (const char *assignment, char **group, char **key, char **text)
 {
     const char *eq = strchr (assignment, '=');
     const char *dot = strchr (assignment, '.');
-    if (eq == NULL || dot == NULL || dot > eq) {
+    if (eq == NULL || dot == NULL || dot > eq)
+        return FALSE;
+    *group = g_strstrip (g_strndup (assignment, (gsize) (dot - assignment)));
+    *key = g_strstrip (g_strndup (dot + 1, (gsize) (eq - dot - 1)));
+    *text = g_strstrip (g_strdup (eq + 1));
+    return TRUE;
+}
+
+static gboolean
+apply_set (Preset *preset, const char *assignment, GError **error)
+{
+    g_autofree char *group = NULL;
+    g_autofree char *key = NULL;
+    g_autofree char *text = NULL;
+    if (!split_set (assignment, &group, &key, &text)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                      "--set %s: expected GROUP.KEY=VALUE, e.g. "
                      "sm.registers=131072", assignment);
         return FALSE;
     }
-    g_autofree char *group = g_strndup (assignment, (gsize) (dot - assignment));
-    g_autofree char *key = g_strndup (dot + 1, (gsize) (eq - dot - 1));
-    g_autofree char *text = g_strstrip (g_strdup (eq + 1));
-    const PkeyInfo *info = pkey_find (g_strstrip (group), g_strstrip (key));
+    const PkeyInfo *info = pkey_find (group, key);
     g_autofree char *why = NULL;
     if (info == NULL) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
@@ -531,6 +544,33 @@ apply_set (Preset *preset, const char *assignment, GError **error)
     }
     record (preset, info, text, g_strdup ("set on the command line"), "--set",
             0);
+    return TRUE;
+}
+
+gboolean
+preset_check_sets (const char *const *sets, GError **error)
+{
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
+                                                         g_str_equal, g_free,
+                                                         NULL);
+    for (int i = 0; sets != NULL && sets[i] != NULL; i++) {
+        g_autofree char *group = NULL;
+        g_autofree char *key = NULL;
+        g_autofree char *text = NULL;
+        if (!split_set (sets[i], &group, &key, &text))
+            continue;   /* preset_load says what is wrong with it */
+        char *id = g_strconcat (group, "\x1f", key, NULL);
+        const char *first = g_hash_table_lookup (seen, id);
+        if (first != NULL) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,
+                         "--set [%s] %s given twice (--set %s, then --set "
+                         "%s): give each key once", group, key, first,
+                         sets[i]);
+            g_free (id);
+            return FALSE;
+        }
+        g_hash_table_insert (seen, id, (gpointer) sets[i]);
+    }
     return TRUE;
 }
 
