@@ -148,7 +148,7 @@ Test (preset, config_over_gpu)
  * pointers.  An empty string stands for "none". */
 typedef struct {
     char file[96];         /* contents of a user preset */
-    char set[32];          /* one --set */
+    char set[48];          /* one --set */
     char gpu[24];          /* --gpu */
     PresetError code;
     char needles[3][48];
@@ -212,6 +212,23 @@ static const Bad bad[] = {
       PRESET_ERROR_INCONSISTENT, { "bad.ini:4:", "carveout_steps_kib", "" } },
     { "", "sm.registers=huge", "a100", PRESET_ERROR_VALUE,
       { "--set [sm] registers = huge", "not an integer", "" } },
+    /* An integer too big for any type is out of the key's range
+     * (pkey.c: [sm] registers 1024..4194304, carveout_steps_kib items
+     * 0..65536), not "not an integer". */
+    { "", "sm.registers=99999999999999999999", "a100", PRESET_ERROR_VALUE,
+      { "= 99999999999999999999: out of range", "1024..4194304 registers",
+        "" } },
+    { "", "sm.registers=-99999999999999999999", "a100", PRESET_ERROR_VALUE,
+      { "out of range", "1024..4194304 registers", "" } },
+    { "", "alloc.carveout_steps_kib=0;99999999999999999999", "a100",
+      PRESET_ERROR_VALUE,
+      { "item 99999999999999999999 is outside 0..65536", "", "" } },
+    { "[preset]\nbase = a100\n[sm]\nregisters = 99999999999999999999\n",
+      "", "", PRESET_ERROR_VALUE,
+      { "bad.ini:4:", "out of range", "1024..4194304" } },
+    /* A list separated as CSV is: GKeyFile's lists take ';'. */
+    { "", "alloc.carveout_steps_kib=200,100", "a100", PRESET_ERROR_VALUE,
+      { "'200,100' is not an integer", "separated by ';'", "" } },
     { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
       { "sm.nonsense", "unknown key", "" } },
     { "", "registers", "a100", PRESET_ERROR_UNKNOWN_KEY,

@@ -132,6 +132,18 @@ slot_of (Preset *preset, const PkeyInfo *info)
     return (char *) &preset->spec + info->offset;
 }
 
+/* Digits, signed or not: an integer, if one past gint64's range. */
+static gboolean
+is_integer_text (const char *text)
+{
+    const char *c = text + (*text == '-' || *text == '+');
+    if (!g_ascii_isdigit (*c))
+        return FALSE;
+    while (g_ascii_isdigit (*c))
+        c++;
+    return *c == '\0';
+}
+
 static gboolean
 parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
             char **why)
@@ -143,13 +155,18 @@ parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
         gint64 v;
         if (*item == '\0' && items[i + 1] == NULL && i > 0)
             break;  /* GKeyFile lists may end with ';' */
-        if (!num_parse_int (item, &v)) {
-            *why = g_strdup_printf ("'%s' is not an integer", item);
+        gboolean fits = num_parse_int (item, &v);
+        if (!fits && !is_integer_text (item)) {
+            *why = g_strdup_printf ("'%s' is not an integer%s", item,
+                                    strchr (item, ',') != NULL
+                                        ? " (a list's items are separated "
+                                          "by ';', e.g. 0;8;16)"
+                                        : "");
             return FALSE;
         }
-        if (v < info->min || v > info->max) {
-            *why = g_strdup_printf ("item %" G_GINT64_FORMAT " is outside "
-                                    "%.0f..%.0f", v, info->min, info->max);
+        if (!fits || v < info->min || v > info->max) {
+            *why = g_strdup_printf ("item %s is outside %.0f..%.0f", item,
+                                    info->min, info->max);
             return FALSE;
         }
         if (list->n > 0 && v <= list->v[list->n - 1]) {
@@ -183,7 +200,11 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
     switch (info->type) {
     case PKEY_INT:
         if (!num_parse_int (text, &i)) {
-            *why = g_strdup ("not an integer");
+            /* Digits past gint64 are an integer all the same: too big. */
+            *why = is_integer_text (text)
+                       ? g_strdup_printf ("out of range: must be %s %s",
+                                          range, info->unit)
+                       : g_strdup ("not an integer");
             return FALSE;
         }
         if (i < info->min || i > info->max) {
