@@ -685,7 +685,8 @@ Test (kern, sgemm_barriers)
         guint64 ops[INSTR_N_OPS], sectors;
         int warps = k->threads / 32;
         count (k, ops, &sectors);
-        guint64 bk = (guint64) kern_param (k, "BK");
+        /* Kernel 3 takes no parameters: its tiles are 32 x 32. */
+        guint64 bk = kernel == 3 ? 32 : (guint64) kern_param (k, "BK");
         cr_expect_eq (ops[INSTR_BAR], kern_blocks (k) * (guint64) warps * 2 * n / bk,
                       "%s", id);
         /* The product's n^3 multiply-adds are n^3 / 32 warp FFMAs; the
@@ -720,8 +721,37 @@ Test (kern, sgemm_rejects_untiled_sizes)
                "%s", error->message);
 }
 
+/* Parameters a kernel does not take are refused (they changed nothing):
+ * kernels 1-3 are written for one tiling, 32 x 32 threads; kernel 4
+ * computes one column of TM results a thread; only kernels 10 and 11
+ * have a warp tile. */
+Test (kern, sgemm_refuses_parameters_it_does_not_take)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    static const struct {
+        const char *id, *param, *takers;
+    } bad[] = {
+        { "sgemm-1", "THREADS=256", "take it: sgemm-4, sgemm-5," },
+        { "sgemm-3", "BM=64", "take it: sgemm-4, sgemm-5," },
+        { "sgemm-4", "TN=4", "take it: sgemm-5, sgemm-6," },
+        { "sgemm-9", "WNITER=2", "take it: sgemm-10, sgemm-11;" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+        g_autoptr (GError) error = NULL;
+        const char *params[] = { bad[i].param, NULL };
+        KernInstance *k = kern_instance_new (kern_find (bad[i].id),
+                                             preset_spec (p), 1024, params,
+                                             &error);
+        cr_assert_null (k, "%s %s accepted", bad[i].id, bad[i].param);
+        cr_assert (g_error_matches (error, SMSIM_KERN_ERROR,
+                                    KERN_ERROR_UNKNOWN) &&
+                       strstr (error->message, bad[i].takers) != NULL,
+                   "%s", error->message);
+    }
+}
+
 /* Parameter sets the models cannot follow are refused, not simulated
- * wrongly: kernel 1 is written for 32 x 32 threads; kernel 10 with
+ * wrongly: kernel 10 with
  * WN = 64, WNITER = 16 leaves 4 columns per subtile, fewer than TN = 8;
  * with WN = 256, WNITER = 16, TN = 16 one lane covers a subtile's 16
  * columns, so a warp's 32 lanes would need 32 rows of TM = 8 in the
@@ -732,8 +762,6 @@ Test (kern, sgemm_rejects_what_the_model_cannot_follow)
     static const struct {
         const char *id, *p1, *p2, *p3, *needle;
     } bad[] = {
-        { "sgemm-1", "THREADS=256", NULL, NULL, "one tiling" },
-        { "sgemm-3", "BM=64", NULL, NULL, "one tiling" },
         { "sgemm-10", "WNITER=16", "TN=8", NULL, "multiple of TN" },
         { "sgemm-10", "WN=256", "WNITER=16", "TN=16", "32 lanes" },
         /* Kernel 11's halves: one warp has none to split; two warps

@@ -148,7 +148,7 @@ Test (preset, config_over_gpu)
  * pointers.  An empty string stands for "none". */
 typedef struct {
     char file[96];         /* contents of a user preset */
-    char set[32];          /* one --set */
+    char set[48];          /* one --set */
     char gpu[24];          /* --gpu */
     PresetError code;
     char needles[3][48];
@@ -159,6 +159,18 @@ static const Bad bad[] = {
       PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] bogus", "" } },
     { "[preset]\nbase = a100\n[smx]\nregisters = 1\n", "", "",
       PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[smx] registers", "" } },
+    /* GKeyFile reads "key[locale]" as a translation of key, and keeps
+     * only those of the user's languages: refused as written instead,
+     * whatever the locale. */
+    { "[preset]\nbase = a100\n[sm]\nregisters[de] = abc\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] registers[de]", "" } },
+    { "[preset]\nbase = a100\n[sm]\nfoo[x] = 1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[sm] foo[x]", "" } },
+    { "[preset]\nbase = a100\n[bogus]\nx[y]=1\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:4:", "[bogus] x[y]", "" } },
+    /* A group with no keys is no less unknown. */
+    { "[preset]\nbase = a100\n[bogus]\n", "", "",
+      PRESET_ERROR_UNKNOWN_KEY, { "bad.ini:3:", "[bogus]", "" } },
     { "[preset]\nbase = a100\n[sm]\nmax_threads = 2000000\n", "", "",
       PRESET_ERROR_VALUE,
       { "bad.ini:4:", "[sm] max_threads = 2000000", "32..8192" } },
@@ -200,6 +212,23 @@ static const Bad bad[] = {
       PRESET_ERROR_INCONSISTENT, { "bad.ini:4:", "carveout_steps_kib", "" } },
     { "", "sm.registers=huge", "a100", PRESET_ERROR_VALUE,
       { "--set [sm] registers = huge", "not an integer", "" } },
+    /* An integer too big for any type is out of the key's range
+     * (pkey.c: [sm] registers 1024..4194304, carveout_steps_kib items
+     * 0..65536), not "not an integer". */
+    { "", "sm.registers=99999999999999999999", "a100", PRESET_ERROR_VALUE,
+      { "= 99999999999999999999: out of range", "1024..4194304 registers",
+        "" } },
+    { "", "sm.registers=-99999999999999999999", "a100", PRESET_ERROR_VALUE,
+      { "out of range", "1024..4194304 registers", "" } },
+    { "", "alloc.carveout_steps_kib=0;99999999999999999999", "a100",
+      PRESET_ERROR_VALUE,
+      { "item 99999999999999999999 is outside 0..65536", "", "" } },
+    { "[preset]\nbase = a100\n[sm]\nregisters = 99999999999999999999\n",
+      "", "", PRESET_ERROR_VALUE,
+      { "bad.ini:4:", "out of range", "1024..4194304" } },
+    /* A list separated as CSV is: GKeyFile's lists take ';'. */
+    { "", "alloc.carveout_steps_kib=200,100", "a100", PRESET_ERROR_VALUE,
+      { "'200,100' is not an integer", "separated by ';'", "" } },
     { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
       { "sm.nonsense", "unknown key", "" } },
     { "", "registers", "a100", PRESET_ERROR_UNKNOWN_KEY,
@@ -241,6 +270,30 @@ ParameterizedTest (const Bad *b, preset, bad_presets)
     for (int i = 0; i < 3 && *b->needles[i]; i++)
         cr_assert (strstr (error->message, b->needles[i]) != NULL,
                    "'%s' lacks '%s'", error->message, b->needles[i]);
+}
+
+/* A command line's --set names each key once (the last won); its
+ * spacing does not make another key.  preset_load itself still lets a
+ * later assignment win: sweeps and figures layer theirs on the user's. */
+Test (preset, check_sets_refuses_a_key_twice)
+{
+    const char *twice[] = { "sm.registers=65536", "device.sm_count=8",
+                            " sm . registers =131072", NULL };
+    const char *once[] = { "sm.registers=131072",
+                           "sm.max_regs_per_block=131072", "nonsense", NULL };
+    g_autoptr (GError) error = NULL;
+    cr_assert_not (preset_check_sets (twice, &error));
+    cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR,
+                                PRESET_ERROR_SET_TWICE), "%s", error->message);
+    cr_assert (strstr (error->message, "[sm] registers given twice") != NULL,
+               "%s", error->message);
+    cr_assert (preset_check_sets (once, NULL));
+    cr_assert (preset_check_sets (NULL, NULL));
+    const char *layered[] = { "sm.registers=65536", "sm.registers=131072",
+                              NULL };
+    g_autoptr (Preset) p = preset_load ("a100", NULL, layered, NULL);
+    cr_assert_not_null (p);
+    cr_assert_eq (preset_spec (p)->sm.registers, 131072);
 }
 
 Test (preset, gpu_and_config_with_base_conflict)

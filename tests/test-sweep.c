@@ -277,7 +277,12 @@ Test (sweep, bad_input_is_refused_before_any_point_runs)
         { { "threads=64,0", "regs=32" }, "--vary threads: threads = '0'" },
         { { "threads=64" }, "needs the keys threads and regs" },
         { { "kernel=vecadd", "size=64", "param.BM=64" },
-          "kernel vecadd has no parameter BM" },
+          "kernel vecadd has no parameter BM (kernels that take it: "
+          "sgemm-4, " },
+        /* Only the warptiling kernels have a warp tile (kern_sgemm.c). */
+        { { "kernel=sgemm-5", "size=64", "param.WM=32" },
+          "kernel sgemm-5 has no parameter WM (kernels that take it: "
+          "sgemm-10, sgemm-11;" },
         { { "kernel=sgemm-5", "size=64", "param.BM=1024" },
           "param.BM = '1024': must be 8..256 for sgemm-5" },
         { { "kernel=sgemm-5" }, "kernel and size go together" },
@@ -416,6 +421,10 @@ Test (sweep_journal, another_sweeps_journal_is_refused)
         { J_HEAD "x,1,\n", "j:3: 'x,1,': not a row" },
         { J_HEAD "0,a,\n0,garbage\n", "j:4: '0,garbage': 2 fields where the "
                                       "header has 3" },
+        /* A point is run once, and journaled once: a second row of it
+         * is an edit, even one that agrees with the first. */
+        { J_HEAD "0,a,\n1,b,\n0,a,\n", "j:5: '0,a,': point 0 again (first at "
+                                       "line 3)" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
         g_autoptr (GHashTable) t = sweep_journal_rows_new ();
@@ -516,6 +525,20 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
           "point 0 is not shard 2/2's" },
         { "3,64,32,16,64,100.00,registers+warps,100.00,",
           "point 3 is not in the sweep (its points are 0..2)" },
+        /* Results not of their column's type (sweep_point.h). */
+        { "1,64,32,abc,64,100.00,registers+warps,100.00,",
+          "column blocks_per_sm = 'abc': not a whole number" },
+        { "1,64,32,16,-64,100.00,registers+warps,100.00,",
+          "column warps_per_sm = '-64': not a whole number" },
+        { "1,64,32,16,64,100.00,registers+warps,1e99x,",
+          "column textbook_occupancy = '1e99x': not a decimal number" },
+        { "1,64,32,16,64,0x64,registers+warps,100.00,",
+          "column occupancy = '0x64': not a decimal number" },
+        { "1,64,32,16,64,,registers+warps,100.00,",
+          "column occupancy = '': not a decimal number" },
+        /* A point that could not run has an error and no results. */
+        { "1,64,32,16,64,100.00,registers+warps,100.00,boom",
+          "column blocks_per_sm = '16': a row with an error has no results" },
     };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 2, 2, NULL);
     cr_assert_not_null (s);

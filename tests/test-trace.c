@@ -179,7 +179,12 @@ Test (trace, every_accepted_sgemm_tiling_writes_lines_that_read_back)
             g_autofree char *pu = g_strdup_printf ("TN=%d", tm);
             g_autofree char *pw = g_strdup_printf ("WM=%d", bm / 2);
             g_autofree char *px = g_strdup_printf ("THREADS=%d", nt);
-            const char *params[] = { pm, pn, pk, pt, pu, pw, px, NULL };
+            /* What each kernel takes (kern_sgemm.c): kernel 4 no TN,
+             * kernels 10 and 11 a warp tile too. */
+            const char *params[] = { pm, pn, pk, pt, px,
+                                     kernel >= 5 ? pu : NULL, pw, NULL };
+            if (kernel < 10)
+                params[6] = NULL;
             g_autoptr (GError) error = NULL;
             g_autoptr (KernInstance) k = kern_instance_new (
                 kern_find (id), preset_spec (p), 512,

@@ -57,6 +57,16 @@ cli_gpu_options_load (const CliGpuOptions *o, GError **error)
                         error);
 }
 
+gboolean
+cli_check_sets (const CmdEntry *cmd, char **sets)
+{
+    g_autoptr (GError) error = NULL;
+    if (preset_check_sets ((const char *const *) sets, &error))
+        return TRUE;
+    cli_error (cmd, "%s", error->message);
+    return FALSE;
+}
+
 int
 cli_gpu_options_status (const GError *error)
 {

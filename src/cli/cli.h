@@ -47,6 +47,11 @@ void cli_gpu_options_init (CliGpuOptions *opts);
 void cli_gpu_options_clear (CliGpuOptions *opts);
 Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
 
+/* Right after parsing: FALSE, the error printed, when the --set list
+ * 'sets' names a key twice (a usage error: the caller exits
+ * CLI_EXIT_USAGE before any work). */
+gboolean cli_check_sets (const CmdEntry *cmd, char **sets);
+
 /* The exit status for 'error' from cli_gpu_options_load: a command line
  * that names no GPU is missing an option (CLI_EXIT_USAGE, as any
  * command's missing option is); a preset that cannot be had or is

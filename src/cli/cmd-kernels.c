@@ -39,6 +39,8 @@ kernels_exec (int argc, char **argv)
         const KernModel *m = models[i];
         printf ("%-12s %s\n", m->id, m->summary);
         printf ("%-12s   --size: %s\n", "", m->size_help);
+        if (m->n_params == 0)
+            printf ("%-12s   %-10s none\n", "", "parameters");
         for (int p = 0; p < m->n_params; p++)
             printf ("%-12s   %-10s default %-8" G_GINT64_FORMAT " range %"
                     G_GINT64_FORMAT "..%" G_GINT64_FORMAT "  %s\n", "",

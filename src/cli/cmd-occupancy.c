@@ -346,7 +346,7 @@ occupancy_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (cli_parse (ctx, cmd, &argc, &argv) &&
+    if (cli_parse (ctx, cmd, &argc, &argv) && cli_check_sets (cmd, gpu.sets) &&
         check_options (cmd, &o, argc, argv)) {
         if (!cli_format_parse (o.format, 7u, &format, &error)) {
             cli_error (cmd, "%s", error->message);

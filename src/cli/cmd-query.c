@@ -247,7 +247,7 @@ query_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
         return CLI_EXIT_USAGE;
     if (!cli_format_parse (format_text, 1u << CLI_FORMAT_TEXT |
                                             1u << CLI_FORMAT_JSON,

@@ -300,7 +300,7 @@ sweep_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
         return CLI_EXIT_USAGE;
     if (!check_output (&a, &error)) {
         cli_error (cmd, "%s", error->message);

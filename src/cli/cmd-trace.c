@@ -132,7 +132,7 @@ gen_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
         return CLI_EXIT_USAGE;
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
@@ -267,7 +267,7 @@ replay_exec (int argc, char **argv)
     report_options_init (&ro);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, ro.entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
         return CLI_EXIT_USAGE;
     if (argc != 2) {
         cli_error (cmd, "give one trace FILE");

@@ -209,7 +209,7 @@ validate_exec (int argc, char **argv)
     g_autoptr (GString) csv_out = NULL;
     CliFormat format;
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, sets))
         return CLI_EXIT_USAGE;
     if (!cli_format_parse (format_text, 1u << CLI_FORMAT_TEXT |
                                             1u << CLI_FORMAT_CSV,

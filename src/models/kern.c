@@ -74,6 +74,50 @@ kern_param (const KernInstance *k, const char *name)
     return k->param[i];
 }
 
+char *
+kern_param_takers (const char *name)
+{
+    g_autoptr (GString) ids = g_string_new (NULL);
+    for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+        if (param_index (models[i], name) >= 0)
+            g_string_append_printf (ids, "%s%s", ids->len ? ", " : "",
+                                    models[i]->id);
+    return ids->len ? g_string_free (g_steal_pointer (&ids), FALSE) : NULL;
+}
+
+/* "BM" alone: a value forgotten, not a parameter the kernel lacks. */
+static gboolean
+no_value (const KernModel *m, const char *name, GError **error)
+{
+    int i = param_index (m, name);
+    if (i < 0)
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: --param %s: give NAME=VALUE (`smsim kernels` "
+                     "lists the parameters of each kernel)", m->id, name);
+    else
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: --param %s: give NAME=VALUE, e.g. %s=%"
+                     G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%"
+                     G_GINT64_FORMAT ")", m->id, name, name,
+                     m->params[i].def, m->params[i].min, m->params[i].max);
+    return FALSE;
+}
+
+/* A parameter the model does not take would change nothing: refused,
+ * naming the models that do take it. */
+static gboolean
+not_taken (const KernModel *m, const char *name, GError **error)
+{
+    g_autofree char *takers = kern_param_takers (name);
+    g_autofree char *who = takers ? g_strconcat ("kernels that take it: ",
+                                                 takers, NULL)
+                                  : g_strdup ("no kernel takes it");
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
+                 "%s: no parameter %s (%s; `smsim kernels` lists the "
+                 "parameters of each kernel)", m->id, name, who);
+    return FALSE;
+}
+
 /* 'given' has bit i set once parameter i is: a second value would
  * otherwise quietly win. */
 static gboolean
@@ -85,12 +129,10 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
     g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
                                : g_strdup (assignment);
     int i = param_index (m, g_strstrip (name));
-    if (eq == NULL || i < 0) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
-                     "%s: no parameter '%s' (`smsim kernels` lists them); "
-                     "give NAME=VALUE", m->id, name);
-        return FALSE;
-    }
+    if (eq == NULL)
+        return no_value (m, name, error);
+    if (i < 0)
+        return not_taken (m, name, error);
     if (*given & 1u << i) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: %s given twice (the second: %s); give each "

@@ -118,4 +118,8 @@ gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);
 
+/* "sgemm-10, sgemm-11": the models that take parameter 'name', in
+ * `smsim kernels` order; NULL if none does.  Owned by the caller. */
+char *kern_param_takers (const char *name);
+
 #endif

@@ -596,20 +596,29 @@ check_halves (const Sgemm *g)
 
 /* The block's threads cover its tile: each computes TM (x TN) results,
  * kernel 4 a column of TM, the others TM x TN (kernels 10 and 11:
- * check_warptile). */
-static const char *
+ * check_warptile).  What is wrong, with the numbers, or NULL. */
+static char *
 check_cover (const Sgemm *g)
 {
     if (g->bm % g->tm || (g->kernel >= 5 && g->bn % g->tn))
-        return "TM must divide BM (and TN divide BN)";
+        return g_strdup ("TM must divide BM (and TN divide BN)");
     if (g->kernel == 4 && (g->bm / g->tm) * g->bn != g->threads)
-        return "(BM/TM) x BN must equal THREADS";
+        return g_strdup_printf ("(BM/TM) x BN must equal THREADS: (%d/%d) x "
+                                "%d = %d, THREADS = %d", g->bm, g->tm, g->bn,
+                                (g->bm / g->tm) * g->bn, g->threads);
     if (g->kernel >= 5 && g->kernel < 10 &&
         (g->bm / g->tm) * (g->bn / g->tn) != g->threads)
-        return "(BM/TM) x (BN/TN) must equal THREADS";
+        return g_strdup_printf ("(BM/TM) x (BN/TN) must equal THREADS: "
+                                "(%d/%d) x (%d/%d) = %d, THREADS = %d", g->bm,
+                                g->tm, g->bn, g->tn,
+                                (g->bm / g->tm) * (g->bn / g->tn), g->threads);
     if (g->kernel >= 10 &&
         (g->bm / g->wm) * (g->bn / g->wn) * 32 != g->threads)
-        return "(BM/WM) x (BN/WN) warps must equal THREADS / 32";
+        return g_strdup_printf ("(BM/WM) x (BN/WN) warps must equal THREADS "
+                                "/ 32: (%d/%d) x (%d/%d) = %d, THREADS / 32 "
+                                "= %d", g->bm, g->wm, g->bn, g->wn,
+                                (g->bm / g->wm) * (g->bn / g->wn),
+                                g->threads / 32);
     return NULL;
 }
 
@@ -646,20 +655,11 @@ static gboolean
 check (const Sgemm *g, const KernInstance *k, GError **error)
 {
     const char *why = NULL;
-    /* Kernels 1-3 are written for their one tiling (32 x 32 threads, 32
-     * x 32 tiles); their models follow that code, not the parameters. */
-    if (g->kernel <= 3) {
-        const KernParam *def = k->model->params;
-        if (g->bm != def[P_BM].def || g->bn != def[P_BN].def ||
-            g->bk != def[P_BK].def || g->tm != def[P_TM].def ||
-            g->tn != def[P_TN].def || g->threads != def[P_THREADS].def)
-            why = "kernels 1-3 have one tiling (the article's): their BM, "
-                  "BN, BK, TM, TN and THREADS cannot change";
-    }
-    if (why == NULL && g->kernel >= 10)
+    g_autofree char *cover = NULL;
+    if (g->kernel >= 10)
         why = check_warptile (g);
     if (why == NULL && g->kernel >= 4)
-        why = check_cover (g);
+        why = cover = check_cover (g);
     if (why == NULL && g->kernel >= 6 &&
         (g->tm % 4 || g->tn % 4 || g->bk % 4))
         why = "TM, TN and BK must be multiples of 4 (float4 accesses)";
@@ -740,21 +740,55 @@ free_data (void *data)
     kgen_program_free (p);
 }
 
+static const char *const param_names[N_P] = {
+    [P_BM] = "BM", [P_BN] = "BN", [P_BK] = "BK", [P_TM] = "TM", [P_TN] = "TN",
+    [P_WM] = "WM", [P_WN] = "WN", [P_WNITER] = "WNITER",
+    [P_THREADS] = "THREADS",
+};
+
+/* What a kernel's code fixes where it takes no parameter (so none is
+ * listed, and one given is refused): kernels 1-3 are written for the
+ * article's one tiling, 32 x 32 threads and 32 x 32 tiles (1 and 2 step
+ * K 16 at a time); kernel 4 computes a column of TM results a thread,
+ * TN = 1; before kernel 10 there is no warp tile, and WM, WN and WNITER
+ * are never read. */
+static int
+fixed_value (int kernel, int p)
+{
+    static const int fixed[N_P] = {
+        [P_BM] = 32, [P_BN] = 32, [P_BK] = 32, [P_TM] = 1, [P_TN] = 1,
+        [P_WM] = 64, [P_WN] = 64, [P_WNITER] = 4, [P_THREADS] = 1024,
+    };
+    return p == P_BK && kernel <= 2 ? 16 : fixed[p];
+}
+
+/* Tiling parameter 'p' of 'k': given or defaulted where the kernel
+ * takes it, else fixed. */
+static int
+tiling (const KernInstance *k, int kernel, int p)
+{
+    const KernModel *m = k->model;
+    for (int i = 0; i < m->n_params; i++)
+        if (strcmp (m->params[i].name, param_names[p]) == 0)
+            return (int) k->param[i];
+    return fixed_value (kernel, p);
+}
+
 static gboolean
 setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
               GError **error)
 {
     Sgemm *g = g_new0 (Sgemm, 1);
     g->kernel = kernel;
-    g->bm = (int) k->param[P_BM];
-    g->bn = (int) k->param[P_BN];
-    g->bk = (int) k->param[P_BK];
-    g->tm = (int) k->param[P_TM];
-    g->tn = (int) k->param[P_TN];
-    g->wm = (int) k->param[P_WM];
-    g->wn = (int) k->param[P_WN];
-    g->wniter = (int) k->param[P_WNITER];
-    g->threads = (int) k->param[P_THREADS];
+    g->bm = tiling (k, kernel, P_BM);
+    g->bn = tiling (k, kernel, P_BN);
+    g->bk = tiling (k, kernel, P_BK);
+    g->tm = tiling (k, kernel, P_TM);
+    g->tn = tiling (k, kernel, P_TN);
+    g->wm = tiling (k, kernel, P_WM);
+    g->wn = tiling (k, kernel, P_WN);
+    g->wniter = tiling (k, kernel, P_WNITER);
+    g->threads = tiling (k, kernel, P_THREADS);
     g->stages = kernel == 11 ? 2 : 1;
     g->loaders = g->threads / g->stages;
     g->m = g->n = g->k = (guint64) k->size;
@@ -779,36 +813,62 @@ open_warp (const KernInstance *k, guint64 block, int warp,
     return kgen_stream_new (k->data, block, warp, 0xffffffffu, iterations);
 }
 
-/* Each kernel fixes what the article fixes, the rest are parameters. */
-#define SGEMM_MODEL(n, summary, BM, BN, BK, TM, TN, WM, WN, WNITER, THR)    \
-    static const KernParam params_##n[N_P] = {                               \
-        { "BM", BM, 8, 256, "block tile rows" },                             \
-        { "BN", BN, 8, 256, "block tile columns" },                          \
-        { "BK", BK, 4, 64, "tile depth" },                                   \
-        { "TM", TM, 1, 16, "results per thread, rows" },                     \
-        { "TN", TN, 1, 16, "results per thread, columns" },                  \
-        { "WM", WM, 8, 256, "warp tile rows (kernels 10, 11)" },             \
-        { "WN", WN, 8, 256, "warp tile columns (kernels 10, 11)" },          \
-        { "WNITER", WNITER, 1, 16, "warp subtiles along N (kernels 10, 11)" }, \
-        { "THREADS", THR, 32, 1024, "threads per block" },                   \
-    };                                                                       \
+/* Each kernel fixes what the article fixes (fixed_value), the rest are
+ * its parameters, listed with its defaults. */
+#define ROW_BM(v) { "BM", v, 8, 256, "block tile rows" }
+#define ROW_BN(v) { "BN", v, 8, 256, "block tile columns" }
+#define ROW_BK(v) { "BK", v, 4, 64, "tile depth" }
+#define ROW_TM(v) { "TM", v, 1, 16, "results per thread, rows" }
+#define ROW_TN(v) { "TN", v, 1, 16, "results per thread, columns" }
+#define ROW_WM(v) { "WM", v, 8, 256, "warp tile rows" }
+#define ROW_WN(v) { "WN", v, 8, 256, "warp tile columns" }
+#define ROW_WNITER(v) { "WNITER", v, 1, 16, "warp subtiles along N" }
+#define ROW_THREADS(v) { "THREADS", v, 32, 1024, "threads per block" }
+
+/* Kernels 5-9: a TM x TN block of results a thread. */
+#define BLOCKTILE_2D(BM, BN, BK, TM, TN, THR)                                \
+    ROW_BM (BM), ROW_BN (BN), ROW_BK (BK), ROW_TM (TM), ROW_TN (TN),        \
+    ROW_THREADS (THR)
+/* Kernels 10 and 11: and warp tiles of WMITER x WNITER of those. */
+#define WARPTILE(BM, BN, BK, TM, TN, WM, WN, WNITER, THR)                    \
+    ROW_BM (BM), ROW_BN (BN), ROW_BK (BK), ROW_TM (TM), ROW_TN (TN),        \
+    ROW_WM (WM), ROW_WN (WN), ROW_WNITER (WNITER), ROW_THREADS (THR)
+
+static const KernParam params_4[] = {
+    ROW_BM (64), ROW_BN (64), ROW_BK (8), ROW_TM (8), ROW_THREADS (512),
+};
+static const KernParam params_5[] = { BLOCKTILE_2D (128, 128, 8, 8, 8, 256) };
+static const KernParam params_6[] = { BLOCKTILE_2D (128, 128, 8, 8, 8, 256) };
+static const KernParam params_7[] = { BLOCKTILE_2D (128, 128, 8, 8, 8, 256) };
+static const KernParam params_8[] = { BLOCKTILE_2D (128, 128, 8, 8, 8, 256) };
+static const KernParam params_9[] = { BLOCKTILE_2D (128, 128, 16, 8, 8, 256) };
+static const KernParam params_10[] = {
+    WARPTILE (128, 128, 16, 8, 4, 64, 64, 4, 128)
+};
+static const KernParam params_11[] = {
+    WARPTILE (128, 256, 16, 8, 8, 128, 32, 1, 256)
+};
+
+#define SGEMM_MODEL(n, summary, params, n_params)                            \
     static gboolean setup_##n (KernInstance *k, const GpuSpec *s, GError **e) \
     {                                                                        \
         return setup_kernel (k, s, n, e);                                    \
     }                                                                        \
     const KernModel kern_sgemm##n##_model = {                                \
-        "sgemm-" #n, summary, params_##n, N_P, "M = N = K",                  \
+        "sgemm-" #n, summary, params, n_params, "M = N = K",                 \
         setup_##n, open_warp, free_data                                      \
     };
+#define SGEMM_TILED(n, summary)                                              \
+    SGEMM_MODEL (n, summary, params_##n, G_N_ELEMENTS (params_##n))
 
-SGEMM_MODEL (1, "naive: a warp's lanes walk rows of A (uncoalesced)", 32, 32, 16, 1, 1, 64, 64, 4, 1024)
-SGEMM_MODEL (2, "global-memory coalescing: a warp's lanes walk columns", 32, 32, 16, 1, 1, 64, 64, 4, 1024)
-SGEMM_MODEL (3, "shared-memory tiles of 32x32", 32, 32, 32, 1, 1, 64, 64, 4, 1024)
-SGEMM_MODEL (4, "1D blocktiling: 8 results per thread", 64, 64, 8, 8, 1, 64, 64, 4, 512)
-SGEMM_MODEL (5, "2D blocktiling: 8x8 results per thread", 128, 128, 8, 8, 8, 64, 64, 4, 256)
-SGEMM_MODEL (6, "vectorized (float4) loads, As transposed", 128, 128, 8, 8, 8, 64, 64, 4, 256)
-SGEMM_MODEL (7, "bank conflicts avoided by linearizing Bs", 128, 128, 8, 8, 8, 64, 64, 4, 256)
-SGEMM_MODEL (8, "bank conflicts avoided by padding Bs", 128, 128, 8, 8, 8, 64, 64, 4, 256)
-SGEMM_MODEL (9, "autotuned tiles (BK = 16)", 128, 128, 16, 8, 8, 64, 64, 4, 256)
-SGEMM_MODEL (10, "warptiling", 128, 128, 16, 8, 4, 64, 64, 4, 128)
-SGEMM_MODEL (11, "double buffering: 2 smem stages, each refilled by half the block", 128, 256, 16, 8, 8, 128, 32, 1, 256)
+SGEMM_MODEL (1, "naive: a warp's lanes walk rows of A (uncoalesced)", NULL, 0)
+SGEMM_MODEL (2, "global-memory coalescing: a warp's lanes walk columns", NULL, 0)
+SGEMM_MODEL (3, "shared-memory tiles of 32x32", NULL, 0)
+SGEMM_TILED (4, "1D blocktiling: 8 results per thread")
+SGEMM_TILED (5, "2D blocktiling: 8x8 results per thread")
+SGEMM_TILED (6, "vectorized (float4) loads, As transposed")
+SGEMM_TILED (7, "bank conflicts avoided by linearizing Bs")
+SGEMM_TILED (8, "bank conflicts avoided by padding Bs")
+SGEMM_TILED (9, "autotuned tiles (BK = 16)")
+SGEMM_TILED (10, "warptiling")
+SGEMM_TILED (11, "double buffering: 2 smem stages, each refilled by half the block")

@@ -132,6 +132,18 @@ slot_of (Preset *preset, const PkeyInfo *info)
     return (char *) &preset->spec + info->offset;
 }
 
+/* Digits, signed or not: an integer, if one past gint64's range. */
+static gboolean
+is_integer_text (const char *text)
+{
+    const char *c = text + (*text == '-' || *text == '+');
+    if (!g_ascii_isdigit (*c))
+        return FALSE;
+    while (g_ascii_isdigit (*c))
+        c++;
+    return *c == '\0';
+}
+
 static gboolean
 parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
             char **why)
@@ -143,13 +155,18 @@ parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
         gint64 v;
         if (*item == '\0' && items[i + 1] == NULL && i > 0)
             break;  /* GKeyFile lists may end with ';' */
-        if (!num_parse_int (item, &v)) {
-            *why = g_strdup_printf ("'%s' is not an integer", item);
+        gboolean fits = num_parse_int (item, &v);
+        if (!fits && !is_integer_text (item)) {
+            *why = g_strdup_printf ("'%s' is not an integer%s", item,
+                                    strchr (item, ',') != NULL
+                                        ? " (a list's items are separated "
+                                          "by ';', e.g. 0;8;16)"
+                                        : "");
             return FALSE;
         }
-        if (v < info->min || v > info->max) {
-            *why = g_strdup_printf ("item %" G_GINT64_FORMAT " is outside "
-                                    "%.0f..%.0f", v, info->min, info->max);
+        if (!fits || v < info->min || v > info->max) {
+            *why = g_strdup_printf ("item %s is outside %.0f..%.0f", item,
+                                    info->min, info->max);
             return FALSE;
         }
         if (list->n > 0 && v <= list->v[list->n - 1]) {
@@ -183,7 +200,11 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
     switch (info->type) {
     case PKEY_INT:
         if (!num_parse_int (text, &i)) {
-            *why = g_strdup ("not an integer");
+            /* Digits past gint64 are an integer all the same: too big. */
+            *why = is_integer_text (text)
+                       ? g_strdup_printf ("out of range: must be %s %s",
+                                          range, info->unit)
+                       : g_strdup ("not an integer");
             return FALSE;
         }
         if (i < info->min || i > info->max) {
@@ -391,6 +412,19 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
 }
 
 static gboolean
+known_group (const char *group)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    for (guint i = 0; i < n; i++)
+        if (strcmp (keys[i].group, group) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+/* An unknown group's keys are unknown keys, named first; one with none
+ * is still refused, as a typo would be. */
+static gboolean
 load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
            GError **error)
 {
@@ -400,6 +434,13 @@ load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
         for (int k = 0; keys[k] != NULL; k++)
             if (!load_key (preset, kf, index, groups[g], keys[k], error))
                 return FALSE;
+        if (!known_group (groups[g])) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                         "%s:%d: unknown group [%s] (`smsim query --keys` "
+                         "lists the keys)", index->path,
+                         line_of (index, groups[g], NULL), groups[g]);
+            return FALSE;
+        }
     }
     return TRUE;
 }
@@ -454,8 +495,14 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
     }
     if (!scan_file (&index, contents, error))
         return FALSE;
+    /* GKeyFile takes "key[xx]" for a translation of key and, unless
+     * asked to keep them, drops those not in the user's languages: a
+     * locale-suffixed key would pass unseen in one locale and be
+     * refused in another.  Kept, it is an unknown key, as written. */
     if (!g_key_file_load_from_data (kf, contents, (gsize) -1,
-                                    G_KEY_FILE_KEEP_COMMENTS, &local)) {
+                                    G_KEY_FILE_KEEP_COMMENTS |
+                                        G_KEY_FILE_KEEP_TRANSLATIONS,
+                                    &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE, "%s: %s",
                      path, local->message);
         g_error_free (local);
@@ -470,21 +517,34 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
 /* ------------------------------------------------------------------ */
 /* --set group.key=value                                               */
 
+/* "group.key=value" into its parts, each stripped; FALSE if it is not
+ * of that form. */
 static gboolean
-apply_set (Preset *preset, const char *assignment, GError **error)
+split_set (const char *assignment, char **group, char **key, char **text)
 {
     const char *eq = strchr (assignment, '=');
     const char *dot = strchr (assignment, '.');
-    if (eq == NULL || dot == NULL || dot > eq) {
+    if (eq == NULL || dot == NULL || dot > eq)
+        return FALSE;
+    *group = g_strstrip (g_strndup (assignment, (gsize) (dot - assignment)));
+    *key = g_strstrip (g_strndup (dot + 1, (gsize) (eq - dot - 1)));
+    *text = g_strstrip (g_strdup (eq + 1));
+    return TRUE;
+}
+
+static gboolean
+apply_set (Preset *preset, const char *assignment, GError **error)
+{
+    g_autofree char *group = NULL;
+    g_autofree char *key = NULL;
+    g_autofree char *text = NULL;
+    if (!split_set (assignment, &group, &key, &text)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                      "--set %s: expected GROUP.KEY=VALUE, e.g. "
                      "sm.registers=131072", assignment);
         return FALSE;
     }
-    g_autofree char *group = g_strndup (assignment, (gsize) (dot - assignment));
-    g_autofree char *key = g_strndup (dot + 1, (gsize) (eq - dot - 1));
-    g_autofree char *text = g_strstrip (g_strdup (eq + 1));
-    const PkeyInfo *info = pkey_find (g_strstrip (group), g_strstrip (key));
+    const PkeyInfo *info = pkey_find (group, key);
     g_autofree char *why = NULL;
     if (info == NULL) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
@@ -505,6 +565,33 @@ apply_set (Preset *preset, const char *assignment, GError **error)
     }
     record (preset, info, text, g_strdup ("set on the command line"), "--set",
             0);
+    return TRUE;
+}
+
+gboolean
+preset_check_sets (const char *const *sets, GError **error)
+{
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
+                                                         g_str_equal, g_free,
+                                                         NULL);
+    for (int i = 0; sets != NULL && sets[i] != NULL; i++) {
+        g_autofree char *group = NULL;
+        g_autofree char *key = NULL;
+        g_autofree char *text = NULL;
+        if (!split_set (sets[i], &group, &key, &text))
+            continue;   /* preset_load says what is wrong with it */
+        char *id = g_strconcat (group, "\x1f", key, NULL);
+        const char *first = g_hash_table_lookup (seen, id);
+        if (first != NULL) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,
+                         "--set [%s] %s given twice (--set %s, then --set "
+                         "%s): give each key once", group, key, first,
+                         sets[i]);
+            g_free (id);
+            return FALSE;
+        }
+        g_hash_table_insert (seen, id, (gpointer) sets[i]);
+    }
     return TRUE;
 }
 

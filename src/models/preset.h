@@ -36,7 +36,8 @@ typedef enum {
     PRESET_ERROR_MISSING,       /* a required key is absent */
     PRESET_ERROR_INCONSISTENT,  /* values that contradict each other */
     PRESET_ERROR_BASE,          /* base= chain too deep or circular */
-    PRESET_ERROR_NO_GPU         /* neither a preset nor a file named */
+    PRESET_ERROR_NO_GPU,        /* neither a preset nor a file named */
+    PRESET_ERROR_SET_TWICE      /* a --set list names a key twice */
 } PresetError;
 
 typedef struct Preset Preset;
@@ -47,6 +48,12 @@ typedef struct Preset Preset;
 Preset *preset_load (const char *gpu, const char *config,
                      const char *const *sets, GError **error);
 void preset_free (Preset *preset);
+
+/* Whether the command line's 'sets' name each key once: a second value
+ * would quietly win.  preset_load itself lets a later assignment
+ * override an earlier one, for callers that layer their own on the
+ * user's (a sweep's points, a figure's what-ifs). */
+gboolean preset_check_sets (const char *const *sets, GError **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
 
 const GpuSpec *preset_spec (const Preset *preset);

@@ -168,9 +168,15 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
     for (guint i = 0; i < s->kernels->len; i++) {
         const KernModel *m = s->kernels->pdata[i];
         const KernParam *p = find_param (m, key->param);
-        if (p == NULL)
-            return g_strdup_printf ("kernel %s has no parameter %s (`smsim "
-                                    "kernels` lists them)", m->id, key->param);
+        if (p == NULL) {
+            g_autofree char *takers = kern_param_takers (key->param);
+            return g_strdup_printf ("kernel %s has no parameter %s (%s%s; "
+                                    "`smsim kernels` lists the parameters of "
+                                    "each kernel)", m->id, key->param,
+                                    takers ? "kernels that take it: "
+                                           : "no kernel takes it",
+                                    takers ? takers : "");
+        }
         if (v < p->min || v > p->max)
             return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
                                     G_GINT64_FORMAT " for %s", p->min, p->max,
@@ -453,9 +459,17 @@ sweep_check_row (const Sweep *s, guint64 point, const char *row, char **why)
     sweep_grid_values (s->grid, point, values);
     append_point (s, point, values, want);
     g_string_append_c (want, ',');      /* the results follow */
-    if (g_str_has_prefix (row, want->str))
-        return TRUE;
-    *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
-                            ", which starts '%s'", point, want->str);
-    return FALSE;
+    if (!g_str_has_prefix (row, want->str)) {
+        *why = g_strdup_printf ("not the row of point %" G_GUINT64_FORMAT
+                                ", which starts '%s'", point, want->str);
+        return FALSE;
+    }
+    /* The results are copied into the CSV as they are: a value that is
+     * not of its column's type would pass for one the sweep wrote. */
+    g_autoptr (GPtrArray) fields = csv_split (row);
+    guint first = 1 + n;
+    g_assert (fields->len > first);     /* 'want' ends with a comma */
+    return sweep_point_check (s->mode,
+                              (const char *const *) fields->pdata + first,
+                              fields->len - first, why);
 }

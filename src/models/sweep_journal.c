@@ -84,18 +84,30 @@ row_fault (const SweepJournalSweep *js, guint n_columns, const char *row,
     return g_strdup_printf ("%s: %s", start, why);
 }
 
+/* 'seen' maps each point read to its line.  A sweep runs a point once
+ * and a resumed one only those the journal lacks (a cut last line is
+ * cut from the file too): a second row of a point is an edit, which
+ * of the two to believe not known. */
 static gboolean
 parse_row (const char *name, int line, const SweepJournalSweep *js,
-           guint n_columns, const char *row, GHashTable *rows, GError **error)
+           guint n_columns, const char *row, GHashTable *seen,
+           GHashTable *rows, GError **error)
 {
     guint64 point = 0;
     g_autofree char *why = row_fault (js, n_columns, row, &point);
     if (why != NULL)
         return bad (error, name, line, why);
-    gint64 *key = g_new (gint64, 1);
-    *key = (gint64) point;
-    /* A row journaled twice (it cannot be, but) is the same row. */
-    g_hash_table_replace (rows, key, g_strdup (row));
+    gint64 key = (gint64) point;
+    int first = GPOINTER_TO_INT (g_hash_table_lookup (seen, &key));
+    if (first != 0) {
+        g_autofree char *again = g_strdup_printf (
+            "'%.40s%s': point %" G_GUINT64_FORMAT " again (first at line %d)",
+            row, strlen (row) > 40 ? "..." : "", point, first);
+        return bad (error, name, line, again);
+    }
+    g_hash_table_insert (seen, g_memdup2 (&key, sizeof key),
+                         GINT_TO_POINTER (line));
+    g_hash_table_insert (rows, g_memdup2 (&key, sizeof key), g_strdup (row));
     return TRUE;
 }
 
@@ -105,6 +117,8 @@ sweep_journal_parse (const char *name, const char *text, gsize len,
                      gsize *valid, GError **error)
 {
     g_autofree char *magic = g_strconcat (MAGIC, js->fingerprint, NULL);
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (
+        g_int64_hash, g_int64_equal, g_free, NULL);
     guint n_columns = n_fields (js->header);
     gsize at = 0;
     *valid = 0;
@@ -127,7 +141,7 @@ sweep_journal_parse (const char *name, const char *text, gsize len,
             return bad (error, name, line, "the journal of another sweep "
                                            "(other columns)");
         if (line > 2 &&
-            !parse_row (name, line, js, n_columns, l, rows, error))
+            !parse_row (name, line, js, n_columns, l, seen, rows, error))
             return FALSE;
         at = (gsize) (nl - text) + 1;
         if (line >= 2)

@@ -15,9 +15,10 @@
  * complete row.  A journal of another sweep (another fingerprint or
  * header) is refused, never mixed in; so is one with a complete line
  * that is not a row of the sweep (no point number first, not the
- * header's number of fields, or what the sweep's check refuses: a
- * point not its own, values not the point's), since only an edit or a
- * corruption, not a kill, leaves one.  Errors name the file and line.
+ * header's number of fields, a point already read, or what the sweep's
+ * check refuses: a point not its own, values not the point's, results
+ * not of their columns' types), since only an edit or a corruption,
+ * not a kill, leaves one.  Errors name the file and line.
  * Rows hold no line breaks.
  *
  * Ownership: the SweepJournal owns its open file; rows read back are

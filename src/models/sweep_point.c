@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "models/csv.h"
@@ -264,6 +265,118 @@ eval_run (const GpuSpec *spec, const Point *p, GString *row)
         add_error (row, SWEEP_MODE_RUN, error->message);
     else
         run_fields (spec, &r, row);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checking a row read back (a journal's)                              */
+
+typedef enum { FIELD_DECIMAL, FIELD_WHOLE, FIELD_BOOL, FIELD_TEXT } FieldKind;
+
+/* The columns that are not decimals (add_double, add_fixed2): the
+ * counts add_uint and occ_fields write, sampled, and the text ones. */
+static const struct {
+    const char *column;
+    FieldKind kind;
+} not_decimal[] = {
+    { "cycles", FIELD_WHOLE }, { "warp_instructions", FIELD_WHOLE },
+    { "dram_bytes", FIELD_WHOLE }, { "smem_bank_conflicts", FIELD_WHOLE },
+    { "window_iterations", FIELD_WHOLE }, { "waves", FIELD_WHOLE },
+    { "blocks_per_sm", FIELD_WHOLE }, { "warps_per_sm", FIELD_WHOLE },
+    { "sampled", FIELD_BOOL }, { "limiter", FIELD_TEXT },
+    { "error", FIELD_TEXT },
+};
+
+static FieldKind
+kind_of (const char *column)
+{
+    for (guint i = 0; i < G_N_ELEMENTS (not_decimal); i++)
+        if (strcmp (not_decimal[i].column, column) == 0)
+            return not_decimal[i].kind;
+    return FIELD_DECIMAL;
+}
+
+static const char *
+skip_digits (const char *c)
+{
+    while (g_ascii_isdigit (*c))
+        c++;
+    return c;
+}
+
+/* [-]D[.D][e[+-]D]: what g_ascii_formatd writes of a finite double. */
+static gboolean
+is_decimal (const char *text)
+{
+    const char *c = text + (*text == '-');
+    const char *end = skip_digits (c);
+    if (end == c)
+        return FALSE;
+    if (*end == '.') {
+        c = end + 1;
+        end = skip_digits (c);
+        if (end == c)
+            return FALSE;
+    }
+    if (*end == 'e') {
+        c = end + 1 + (end[1] == '+' || end[1] == '-');
+        end = skip_digits (c);
+        if (end == c)
+            return FALSE;
+    }
+    return *end == '\0';
+}
+
+static gboolean
+is_whole (const char *text)
+{
+    char *end = NULL;
+    errno = 0;
+    g_ascii_strtoull (text, &end, 10);
+    return g_ascii_isdigit (*text) && *end == '\0' && errno == 0;
+}
+
+/* What is wrong with 'value' as a field of 'kind', or NULL. */
+static const char *
+field_fault (FieldKind kind, const char *value)
+{
+    switch (kind) {
+    case FIELD_WHOLE:
+        return is_whole (value) ? NULL : "not a whole number";
+    case FIELD_DECIMAL:
+        return is_decimal (value) ? NULL : "not a decimal number";
+    case FIELD_BOOL:
+        return strcmp (value, "true") == 0 || strcmp (value, "false") == 0
+                   ? NULL : "not true or false";
+    case FIELD_TEXT:
+        return NULL;
+    }
+    g_assert_not_reached ();
+}
+
+gboolean
+sweep_point_check (SweepMode mode, const char *const *results, guint n,
+                   char **why)
+{
+    g_auto (GStrv) columns = g_strsplit (sweep_point_columns (mode), ",", -1);
+    guint n_columns = g_strv_length (columns);
+    if (n != n_columns) {
+        *why = g_strdup_printf ("%u results where the sweep has %u", n,
+                                n_columns);
+        return FALSE;
+    }
+    gboolean failed = *results[n - 1] != '\0';     /* error is last */
+    for (guint i = 0; i + 1 < n; i++) {
+        const char *fault = failed ? (*results[i] ? "a row with an error "
+                                                    "has no results" : NULL)
+                                   : field_fault (kind_of (columns[i]),
+                                                  results[i]);
+        if (fault != NULL) {
+            *why = g_strdup_printf ("column %s = '%s': %s", columns[i],
+                                    results[i], fault);
+            return FALSE;
+        }
+    }
+    return TRUE;
 }
 
 /* ------------------------------------------------------------------ */

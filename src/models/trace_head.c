@@ -64,10 +64,17 @@ trace_head_clear (TraceHead *h)
     memset (h, 0, sizeof *h);
 }
 
+gboolean
+trace_head_flops_ok (double flops)
+{
+    return flops >= 0 && flops <= (double) TRACE_FLOPS_MAX &&
+           flops == floor (flops);
+}
+
 void
 trace_head_format (const TraceHead *h, GString *out)
 {
-    char flops[G_ASCII_DTOSTR_BUF_SIZE];
+    g_assert (trace_head_flops_ok (h->flops));
     g_string_append_printf (out, "smsim-trace %d\ngpu %s\nkernel %s\n"
                             "size %" G_GINT64_FORMAT "\n", TRACE_VERSION,
                             h->gpu, h->kernel, h->size);
@@ -77,11 +84,10 @@ trace_head_format (const TraceHead *h, GString *out)
     g_string_append_printf (out, "grid %" G_GUINT64_FORMAT " %"
                             G_GUINT64_FORMAT "\nblock %d\nregs %d\n"
                             "smem %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n"
-                            "flops %s\niterations %" G_GUINT64_FORMAT "\n"
-                            "records\n", h->grid_x, h->grid_y, h->threads,
-                            h->regs, h->static_smem, h->dyn_smem,
-                            g_ascii_dtostr (flops, sizeof flops, h->flops),
-                            h->iterations);
+                            "flops %" G_GUINT64_FORMAT "\niterations %"
+                            G_GUINT64_FORMAT "\nrecords\n", h->grid_x,
+                            h->grid_y, h->threads, h->regs, h->static_smem,
+                            h->dyn_smem, (guint64) h->flops, h->iterations);
 }
 
 int
@@ -151,17 +157,23 @@ parse_param (TraceHead *h, char **v, GError **error)
     return TRUE;
 }
 
+/* Decimal digits alone, as FORMAT.md says (strtod would take a sign,
+ * a point, an exponent, hex, inf), and no more than a double holds
+ * exactly, so that the count is the one written. */
 static gboolean
 parse_flops (TraceHead *h, const char *text, GError **error)
 {
     char *end = NULL;
-    h->flops = g_ascii_strtod (text, &end);
-    /* Decimal, as FORMAT.md says: strtod would take hex too. */
-    if (end == text || *end != '\0' || !isfinite (h->flops) || h->flops < 0 ||
-        strpbrk (text, "xX") != NULL) {
-        return trace_format_error (error, "flops %s: must be a number >= 0",
-                                   text);
+    errno = 0;
+    guint64 v = g_ascii_strtoull (text, &end, 10);
+    if (!g_ascii_isdigit (*text) || *end != '\0' || errno != 0 ||
+        v > TRACE_FLOPS_MAX) {
+        return trace_format_error (error, "flops %s: must be a whole number "
+                                   "in decimal digits, 0..%" G_GUINT64_FORMAT
+                                   " (2^53, the most a double holds "
+                                   "exactly)", text, TRACE_FLOPS_MAX);
     }
+    h->flops = (double) v;
     return TRUE;
 }
 

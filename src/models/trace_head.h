@@ -14,6 +14,10 @@
 
 #define TRACE_VERSION 1
 
+/* The header's flops: a whole number, at most 2^53, past which a
+ * double (KernInstance's flops) no longer holds every count exactly. */
+#define TRACE_FLOPS_MAX (G_GUINT64_CONSTANT (1) << 53)
+
 typedef struct {
     char *gpu;                      /* the preset the launch was made for */
     char *kernel;
@@ -35,7 +39,11 @@ void trace_head_from_kernel (TraceHead *h, const KernInstance *k,
                              const char *gpu);
 void trace_head_clear (TraceHead *h);
 
-/* Append the header's lines, "records" included. */
+/* Whether 'flops' can be a header's: a whole number, 0..TRACE_FLOPS_MAX. */
+gboolean trace_head_flops_ok (double flops);
+
+/* Append the header's lines, "records" included ('h''s flops must be
+ * trace_head_flops_ok). */
 void trace_head_format (const TraceHead *h, GString *out);
 
 /* Parse header line number 'line_no' (1-based; line 1 names the format

@@ -117,6 +117,15 @@ gboolean
 trace_write (const KernInstance *k, const char *gpu, const char *path,
              GError **error)
 {
+    /* Past 2^53 a header's count would no longer be exact, and no
+     * reader takes it: refused before a file is made. */
+    if (!trace_head_flops_ok (k->flops)) {
+        g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+                     "%s: size %" G_GINT64_FORMAT ": %.0f FLOPs; a trace "
+                     "holds a whole number up to 2^53 = %" G_GUINT64_FORMAT,
+                     k->model->id, k->size, k->flops, TRACE_FLOPS_MAX);
+        return FALSE;
+    }
     g_autoptr (TraceSink) sink =
         trace_sink_new (path, g_str_has_suffix (path, ".gz"), error);
     g_autoptr (GString) unit = g_string_new (NULL);

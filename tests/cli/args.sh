@@ -45,4 +45,27 @@ expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd -n010000
     fail "trace gen -o 0002 refused"
 "$SMSIM" trace replay --exact 0002 >/dev/null || fail "replay --exact 0002 refused"
 rm -f 0002
+# The same --set key twice is refused (exit 1, naming the key), as a
+# clash of options: the last used to win without a word.  The key is
+# the key however it is spaced; every command that takes --set, before
+# any work (validate ran the whole validation).
+twice() {
+    expect_fail 1 "$@" --set sm.registers=65536 --set "sm. registers = 131072"
+    contains "$work/err" "--set [sm] registers given twice (--set sm.registers=65536, then --set sm. registers = 131072)"
+}
+twice "$SMSIM" query --gpu a100
+twice "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32
+twice "$SMSIM" run --gpu a100 --kernel vecadd --size 1024
+twice "$SMSIM" validate
+twice "$SMSIM" trace gen --kernel vecadd --size 1024 -o w.trace
+twice "$SMSIM" trace replay v.trace
+twice "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=128 --vary regs=32 -o s.csv
+twice "$SMSIM" plot occupancy --gpu a100 -o occ.png
+[ ! -e w.trace ] && [ ! -e s.csv ] && [ ! -e s.csv.journal ] && [ ! -e occ.png ] ||
+    fail "a command with a --set key twice wrote its output"
+# Even with one value twice; other keys may each be given once.
+expect_fail 1 "$SMSIM" query --gpu a100 --set sm.registers=65536 --set sm.registers=65536
+contains "$work/err" "--set [sm] registers given twice"
+"$SMSIM" query --gpu a100 --set sm.registers=131072 --set sm.max_regs_per_block=131072 >/dev/null ||
+    fail "two keys, once each, refused"
 echo "extra arguments and other bases refused ok"

@@ -51,6 +51,19 @@ contains "$work/err" "bad.ini:4: [sm] max_threads = 2000000: must be 32..8192"
 printf '[preset]\nbase = a100\n[sm\n' >"$work/trunc.ini"
 expect_fail 2 "$SMSIM" occupancy --config "$work/trunc.ini" --threads 128 --regs 32
 contains "$work/err" "trunc.ini:3:"
+# A key with a locale suffix (GKeyFile's translations, which it dropped
+# unless they were of the user's language) is an unknown key, named as
+# written with its line.
+printf '[preset]\nbase = a100\n[sm]\nregisters[de] = abc\nfoo[x] = 1\n[bogus]\nx[y]=1\n' >"$work/locale.ini"
+expect_fail 2 "$SMSIM" occupancy --config "$work/locale.ini" --threads 256 --regs 32
+contains "$work/err" "locale.ini:4: unknown key [sm] registers[de]"
+# The same in German, where GKeyFile did keep them.
+(LANGUAGE=de && export LANGUAGE &&
+ expect_fail 2 "$SMSIM" occupancy --config "$work/locale.ini" --threads 256 --regs 32)
+contains "$work/err" "locale.ini:4: unknown key [sm] registers[de]"
+printf '[preset]\nbase = a100\n[bogus]\n' >"$work/group.ini"
+expect_fail 2 "$SMSIM" occupancy --config "$work/group.ini" --threads 256 --regs 32
+contains "$work/err" "group.ini:3: unknown group [bogus]"
 
 # --config always names a file, whatever it is called (it was looked up
 # as a GPU when it had no .ini and no '/'), and says why it cannot be

@@ -7,6 +7,21 @@
 for id in vecadd pchase stream loaduse pmpp-tiled sgemm-1 sgemm-10; do
     grep -q "^$id " "$work/k" || fail "kernels lacks $id"
 done
+# Each kernel lists the parameters it takes, and those alone
+# (kernels/cuda/sgemm.cuh): kernels 1-3 are written for one tiling;
+# kernel 4 computes a column of TM results a thread (no TN); the warp
+# tile (WM, WN, WNITER) is kernels 10 and 11's.
+params_of() {   # params_of ID: the names of its parameter lines
+    awk -v id="$1" '/^[^ ]/ { on = $1 == id; next } on && $2 == "default" { printf "%s ", $1 }' "$work/k"
+}
+for want in "sgemm-1:" "sgemm-3:" "sgemm-4:BM BN BK TM THREADS " \
+            "sgemm-5:BM BN BK TM TN THREADS " "sgemm-9:BM BN BK TM TN THREADS " \
+            "sgemm-10:BM BN BK TM TN WM WN WNITER THREADS " \
+            "sgemm-11:BM BN BK TM TN WM WN WNITER THREADS " \
+            "pmpp-tiled:TILE_WIDTH DYNAMIC "; do
+    got=$(params_of "${want%%:*}")
+    [ "$got" = "${want#*:}" ] || fail "kernels lists '$got' for ${want%%:*}, expected '${want#*:}'"
+done
 
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
@@ -120,7 +135,34 @@ contains "$work/err" "--smem -1: give 0 or more"
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-6 --size 128 --param BK=4
 contains "$work/err" "whole passes of float4s"
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --param THREADS=32
-contains "$work/err" "(BM/TM) x BN must equal THREADS"
+contains "$work/err" "(BM/TM) x BN must equal THREADS: (64/8) x 64 = 512, THREADS = 32"
+# The numbers of the rule broken: sgemm-5's 128 x 128 tile in 8 x 4
+# results is 16 x 32 = 512 threads, and the block has 256; sgemm-10's
+# 128 x 128 tile in 64 x 64 warp tiles is 4 warps, and 256 threads 8.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param TN=4
+contains "$work/err" "(BM/TM) x (BN/TN) must equal THREADS: (128/8) x (128/4) = 512, THREADS = 256"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-10 --size 256 --param THREADS=256
+contains "$work/err" "(BM/WM) x (BN/WN) warps must equal THREADS / 32: (128/64) x (128/64) = 4, THREADS / 32 = 8"
+# A parameter a kernel does not take is refused, naming the kernels
+# that take it (they were accepted and changed nothing).
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --param WM=32
+contains "$work/err" "sgemm-5: no parameter WM (kernels that take it: sgemm-10, sgemm-11;"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-4 --size 256 --param TN=4
+contains "$work/err" "sgemm-4: no parameter TN (kernels that take it: sgemm-5, sgemm-6, sgemm-7, sgemm-8, sgemm-9, sgemm-10, sgemm-11;"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-1 --size 256 --param BM=32
+contains "$work/err" "sgemm-1: no parameter BM (kernels that take it: sgemm-4, sgemm-5, sgemm-6, sgemm-7, sgemm-8, sgemm-9, sgemm-10, sgemm-11;"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 256 --param NOSUCH=1
+contains "$work/err" "vecadd: no parameter NOSUCH (no kernel takes it;"
+# A parameter with no value says so, not that the kernel lacks it; as
+# in every command that takes --param.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM
+contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
+expect_fail 2 "$SMSIM" trace gen --kernel sgemm-5 --size 256 -p BM -o "$work/bm.trace"
+contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
+expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 --size 256 -p BM -o "$work/bm.png"
+contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param WM
+contains "$work/err" 'sgemm-5: --param WM: give NAME=VALUE (`smsim kernels` lists the parameters of each kernel)'
 # Caches the launch leaves no set in ran as no cache at all: the A100's
 # L1 beside its largest carveout is 192 KiB - 164 KiB = 28672 B, 224
 # ways of 128 B; its L2 set 16 x 128 B = 2048 B.  An occupancy what-if

@@ -80,4 +80,45 @@ for row in '0,garbage' '0,999,999,1,1,1.00,none,1.00,'; do
     contains "$work/err" "bad.csv.journal:$line: '$row'"
     [ ! -e bad.csv ] || fail "a journal holding '$row' made bad.csv"
 done
+# Results of the wrong type: a whole number, a decimal, true or false
+# where the column holds one (sweep_point.h), each named with its column
+# and value.  A run-mode row: cycles is field 5, after point, kernel,
+# size and sm.max_blocks; l1_hit_rate is found by name (both come before
+# the limiter, whose text may hold a quoted comma); sampled is the
+# fourth field from the end, before window_iterations, waves and an
+# empty error.
+col() {   # col NAME: the field number of column NAME in rout.csv's header
+    sed -n 2p rout.csv.journal | tr ',' '\n' | grep -nx "$1" | cut -d: -f1
+}
+rm -f rout.csv
+# shellcheck disable=SC2086
+SMSIM_SWEEP_TEST_KILL_AFTER=1 killed "$SMSIM" sweep $run -j 1 -o rout.csv
+[ "$(col cycles)" -eq 5 ] || fail "test setup: cycles is not field 5"
+cp rout.csv.journal rout.orig
+set_field() {   # set_field N VALUE: field N of the row on line 3
+    awk -F, -v OFS=, -v f="$1" -v v="$2" 'NR == 3 { $f = v } { print }' \
+        rout.orig >rout.csv.journal
+}
+resume_refuses() {   # resume_refuses COLUMN VALUE KIND
+    # shellcheck disable=SC2086
+    expect_fail 2 "$SMSIM" sweep $run -o rout.csv --resume
+    contains "$work/err" "rout.csv.journal:3: "
+    contains "$work/err" "column $1 = '$2': not $3"
+    [ ! -e rout.csv ] || fail "a journal holding $1 = $2 made rout.csv"
+}
+set_field 5 abc
+resume_refuses cycles abc "a whole number"
+set_field "$(col l1_hit_rate)" 1e99x
+resume_refuses l1_hit_rate 1e99x "a decimal number"
+sed -E '3s/,(true|false),([0-9]+),([0-9]+),$/,yes,\2,\3,/' rout.orig >rout.csv.journal
+grep -q ',yes,[0-9]*,[0-9]*,$' rout.csv.journal || fail "test setup: no sampled field"
+resume_refuses sampled yes "true or false"
+# A point journaled twice (a sweep runs each once) is refused, even
+# when both rows agree.
+cp bad.orig bad.csv.journal
+sed -n 3p bad.orig >>bad.csv.journal
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $small -o bad.csv --resume
+contains "$work/err" "bad.csv.journal:4: "
+contains "$work/err" "again (first at line 3)"
 echo "sweep: killed and resumed sweeps give the uninterrupted CSV"

@@ -64,8 +64,26 @@ bad "$work/nul2.trace" "a NUL byte"
 
 # Hex where FORMAT.md says decimal; a register run into RZ (same
 # length as the line it replaces).
+n=$(grep -n '^flops ' "$good" | cut -d: -f1)
 sed 's/^flops .*/flops 0x10/' "$good" >"$work/hex.trace"
-bad "$work/hex.trace" "flops 0x10: must be a number"
+bad "$work/hex.trace" "line $n: flops 0x10: must be a whole number"
+# FLOPs are a count in decimal digits, exact in the double that holds
+# them: up to 2^53 = 9007199254740992 (FORMAT.md).  An exponent, a
+# point, a sign, or more are refused; 2^53 itself is taken as written.
+for v in 1e99 1E3 65536.0 .5 -0 +65536 9007199254740993 \
+         100000000000000000000000000000; do
+    sed "s/^flops .*/flops $v/" "$good" >"$work/flops.trace"
+    bad "$work/flops.trace" "line $n: flops $v: must be a whole number" "0..9007199254740992"
+done
+sed 's/^flops .*/flops 9007199254740992/' "$good" >"$work/flops.trace"
+"$SMSIM" trace info "$work/flops.trace" >"$work/flops.out" ||
+    fail "flops 2^53 refused: $(cat "$work/err" 2>/dev/null)"
+contains "$work/flops.out" "FLOPs                9007199254740992 (header)"
+# And gen writes no header a reader would refuse: pmpp-tiled at 165152
+# (16 x 10322) does 2 x 165152^3 = 9009102079983616 FLOPs, past 2^53.
+expect_fail 2 "$SMSIM" trace gen --kernel pmpp-tiled --size 165152 -o "$work/big.trace"
+contains "$work/err" "9009102079983616 FLOPs; a trace holds a whole number up to 2^53"
+[ ! -e "$work/big.trace" ] || fail "trace gen began a trace it cannot finish"
 n=$(grep -n '^MOV R[0-9][0-9][0-9] R[0-9][0-9][0-9] RZ RZ$' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^MOV R[0-9]* R[0-9]* /MOV R252x4 R1 /" "$good" >"$work/rz.trace"
 bad "$work/rz.trace" "line $n: destination register 'R252x4': runs past R254"
