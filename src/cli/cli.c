@@ -67,6 +67,33 @@ cli_check_sets (const CmdEntry *cmd, char **sets)
     return FALSE;
 }
 
+/* NAME of "NAME=VALUE", spaces trimmed, as the kernel model reads it. */
+static char *
+param_name (const char *assignment)
+{
+    const char *eq = strchr (assignment, '=');
+    char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
+                    : g_strdup (assignment);
+    return g_strstrip (name);
+}
+
+gboolean
+cli_check_params (const CmdEntry *cmd, char **params)
+{
+    for (int i = 0; params != NULL && params[i] != NULL; i++)
+        for (int j = 0; j < i; j++) {
+            g_autofree char *a = param_name (params[j]);
+            g_autofree char *b = param_name (params[i]);
+            if (strcmp (a, b) == 0) {
+                cli_error (cmd, "--param %s given twice (--param %s, then "
+                           "--param %s); give each parameter once", a,
+                           params[j], params[i]);
+                return FALSE;
+            }
+        }
+    return TRUE;
+}
+
 int
 cli_gpu_options_status (const GError *error)
 {

@@ -52,6 +52,9 @@ Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
  * CLI_EXIT_USAGE before any work). */
 gboolean cli_check_sets (const CmdEntry *cmd, char **sets);
 
+/* The same for a --param list: a parameter named twice. */
+gboolean cli_check_params (const CmdEntry *cmd, char **params);
+
 /* The exit status for 'error' from cli_gpu_options_load: a command line
  * that names no GPU is missing an option (CLI_EXIT_USAGE, as any
  * command's missing option is); a preset that cannot be had or is

@@ -435,7 +435,8 @@ plot_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
+        !cli_check_params (cmd, a.params))
         ;
     else if (a.list && argc > 1)
         cli_error (cmd, "--list lists the figures; it takes no NAME ('%s')",

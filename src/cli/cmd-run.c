@@ -144,7 +144,8 @@ run_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
     g_option_context_add_main_entries (ctx, ro.entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
+        !cli_check_params (cmd, a.params))
         ;
     else if (argc > 1)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);

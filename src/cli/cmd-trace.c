@@ -132,7 +132,8 @@ gen_exec (int argc, char **argv)
     cli_gpu_options_init (&gpu);
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
-    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets))
+    if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
+        !cli_check_params (cmd, params))
         return CLI_EXIT_USAGE;
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);

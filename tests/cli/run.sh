@@ -96,9 +96,12 @@ expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-1 --size 128 --set device.m
 contains "$work/err" "a block of 32 x 32 threads exceeds a100's largest dimensions, 1024 x 16"
 "$SMSIM" run --gpu a100 --kernel sgemm-1 --size 128 --set device.max_block_y=32 >/dev/null ||
     fail "sgemm-1's 32 x 32 blocks refused where 32 rows are allowed"
-# A parameter given twice is refused, not the last one taken.
-expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=64 --param BLOCK=256
-contains "$work/err" "BLOCK given twice (the second: BLOCK=256)"
+# A parameter given twice is refused, not the last one taken: options
+# that clash (exit 1), as --set twice is.
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=64 --param BLOCK=256
+contains "$work/err" "--param BLOCK given twice (--param BLOCK=64, then --param BLOCK=256)"
+expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 1024 -p BLOCK=64 -p ' BLOCK = 32' -o "$work/twice.trace"
+contains "$work/err" "--param BLOCK given twice"
 # No GPU is a missing option, as a missing --size is: exit 1.
 expect_fail 1 "$SMSIM" run --kernel vecadd --size 1024
 contains "$work/err" "no GPU given"
