@@ -9,7 +9,7 @@ load stylefile
 
 at(l, c) = strcol("level") eq l ? column(c) : NaN
 
-set title sprintf("Latency hiding on the %s: load-use loop, one-warp blocks\nwarp instructions per cycle per SM (points: simulated; lines: Little's law)", gpu)
+set title sprintf("Latency hiding on the %s: load-use loop, one-warp blocks\nwarp instructions per cycle per SM (points: simulated, %s; lines: Little's law)", gpu, sampling)
 set logscale xy 2
 set xrange [0.8:max_warps * 1.25]
 set yrange [0.002:issue_peak * 2]

@@ -5,11 +5,12 @@
 fig_w = 6.0; fig_h = 4.0
 load stylefile
 
-set title sprintf("Roofline of the %s: SGEMM kernels at %d x %d x %d (simulated, sampled)", \
-    gpu, size, size, size)
+set title sprintf("Roofline of the %s: SGEMM kernels at %d x %d x %d (simulated, %s)", \
+    gpu, size, size, size, sampling)
 set logscale xy 10
-set xrange [0.5:2000]
-set yrange [100:peak_gflops * 2]
+# The roofs' range, wider where a point would fall outside (fig_sgemm.c).
+set xrange [x_lo:x_hi]
+set yrange [y_lo:y_hi]
 set format x '%g'
 set format y '%g'
 set xlabel 'arithmetic intensity (FLOP per byte)'

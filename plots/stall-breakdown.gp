@@ -2,7 +2,7 @@
 # SGEMM kernel, stacked by Nsight Compute stall reason ('selected' is 1
 # per issue); a stack's height is the average cycles between a warp's
 # issues.  The early kernels wait ten times longer than the tiled ones:
-# two panels, two scales.
+# two panels, two scales (one, where only the early ones run).
 # CSV: kernel,selected,not_selected,wait,...,drain,total.
 fig_w = 6.5; fig_h = 3.8
 load stylefile
@@ -19,24 +19,28 @@ short(k) = substr(k, 7, strlen(k))
 array ramp[12] = [0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, 0x21918C, \
                   0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xE5E419, 0xFDE725]
 
-set multiplot title sprintf("Where the warps of each SGEMM kernel wait: %s, %d x %d x %d (simulated, sampled)\nwarp cycles per issued instruction, by Nsight Compute stall reason", \
-    gpu, size, size, size)
+set multiplot title sprintf("Where the warps of each SGEMM kernel wait: %s, %d x %d x %d (simulated, %s)\nwarp cycles per issued instruction, by Nsight Compute stall reason", \
+    gpu, size, size, size, sampling)
 set tmargin at screen 0.82
 set bmargin at screen 0.14
-
-set lmargin at screen 0.09
-set rmargin at screen 0.37
 set ylabel 'warp cycles per issued instruction'
 set xlabel 'SGEMM kernel'
-unset key
-plot for [i = 2:13] datafile every ::0::3 using i:xtic(short(strcol(1))) \
-    lc rgb ramp[i - 1] dt 1 notitle
 
-set lmargin at screen 0.44
+# At a size only sgemm-1..4 run at (fig_sgemm.c), one panel holds them.
+if (n_kernels > 4) {
+    set lmargin at screen 0.09
+    set rmargin at screen 0.37
+    unset key
+    plot for [i = 2:13] datafile every ::0::3 using i:xtic(short(strcol(1))) \
+        lc rgb ramp[i - 1] dt 1 notitle
+    set lmargin at screen 0.44
+    unset ylabel
+} else {
+    set lmargin at screen 0.09
+}
 set rmargin at screen 0.72
-unset ylabel
 set key at screen 0.99, screen 0.82 top right vertical reverse Left invert \
     samplen 1.5 spacing 1.0
-plot for [i = 2:13] datafile every ::4 using i:xtic(short(strcol(1))) \
-    lc rgb ramp[i - 1] dt 1 title columnhead(i)
+plot for [i = 2:13] datafile every ::(n_kernels > 4 ? 4 : 0) \
+    using i:xtic(short(strcol(1))) lc rgb ramp[i - 1] dt 1 title columnhead(i)
 unset multiplot

@@ -12,7 +12,8 @@ set boxwidth 0.65
 set xtics scale 0 font ',9'
 set grid ytics
 
-set multiplot layout 2, 3 title sprintf("Tiling on the %s: what the tile size buys and costs", gpu)
+set multiplot layout 2, 3 title sprintf("Tiling on the %s: what the tile size buys and costs (simulated, %s)", \
+    gpu, sampling)
 
 do for [g in "pmpp sgemm"] {
     if (g eq "pmpp") {

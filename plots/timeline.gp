@@ -1,10 +1,11 @@
-# Figure 9: warp timeline of one SM.  One row per warp slot: the warp's
-# state every cycle as the SM charged it (Nsight Compute names,
-# fig_timeline.c).  Ticks are issues ('selected'); full-height bars the
-# waits on a result or the block (long and short scoreboard, barrier,
-# drain); half-height bars a warp held at issue (mio_throttle,
-# not_selected); a thin line the rest, grouped as 'other'.  Height and
-# lightness both tell the groups apart, so grayscale print works.
+# Figure 9: warp timeline of a launch confined to one SM.  One row per
+# warp slot: the warp's state every cycle as the SM charged it (Nsight
+# Compute names, fig_timeline.c).  Ticks are issues ('selected');
+# full-height bars the waits on a result or the block (long and short
+# scoreboard, barrier, drain); half-height bars a warp held at issue
+# (mio_throttle, not_selected); a thin line the rest, grouped as
+# 'other'.  Height and lightness both tell the groups apart, so
+# grayscale print works.
 # CSV: slot,block,state,group,start,end.
 fig_w = 6.5; fig_h = 4.6; fig_caps = 'butt'
 load stylefile
@@ -25,8 +26,10 @@ share(g) = g == 0 ? share_0 : g == 1 ? share_1 : g == 2 ? share_2 \
 label(g) = sprintf('%s %.0f %%', name[g + 1], share(g))
 in(g) = column("group") == g ? column("slot") : NaN
 
-set title sprintf("Warp timeline of one SM of the %s: %s, %d x %d, %d blocks of %d threads\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
-    gpu, kernel, size, size, blocks, threads)
+# The whole launch runs on one SM (fig_timeline.c), not spread over the
+# GPU's SMs as the hardware would: the title says so.
+set title sprintf("Warp timeline on the %s: %s, %d x %d, the launch's %d %s of %d threads, all on one SM\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
+    gpu, kernel, size, size, blocks, blocks == 1 ? "block" : "blocks", threads)
 set xlabel 'cycle'
 set ylabel sprintf('warp slot (%d warps per block)', threads / 32)
 set xrange [0:cycles * 1.01]

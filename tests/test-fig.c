@@ -63,6 +63,18 @@ num (const FigData *d, const char *key, const char *column)
     return g_ascii_strtod (text, NULL);
 }
 
+/* gnuplot number variable 'name' of the figure (the test fails if it
+ * has none). */
+static double
+var (const FigData *d, const char *name)
+{
+    g_autofree char *at = g_strdup_printf ("\n%s = ", name);
+    g_autofree char *vars = g_strconcat ("\n", d->vars->str, NULL);
+    const char *line = strstr (vars, at);
+    cr_assert_not_null (line, "no variable %s in %s", name, d->vars->str);
+    return g_ascii_strtod (line + strlen (at), NULL);
+}
+
 static int
 rows (const FigData *d)
 {
@@ -243,6 +255,10 @@ Test (fig, latency_hiding_follows_littles_law, .timeout = 120)
         cr_assert (ipc <= law * 1.001 && ipc >= law * 0.95,
                    "%s: %g against %g", keys[i], ipc, law);
     }
+    /* Every point is an exact run (fig_latency.c asks for RUN_EXACT),
+     * and the title says so. */
+    cr_assert_not_null (strstr (d.vars->str, "\nsampling = 'exact'\n"),
+                        "%s", d.vars->str);
 }
 
 /* ------------------------------------------------------------------ */
@@ -254,6 +270,9 @@ Test (fig, validation_from_rows)
         { "a6000", 1, TRUE, 291.2, 309.0, -5.76 },
         { "a6000", 11, FALSE, 0, 17278.3, 0 },
         { "a100", 2, TRUE, 4933.3, 3119.0, 58.17 },
+        { "a100", 1, TRUE, 290.8, 292.1, -0.43 },
+        { "a100", 3, TRUE, 1850.0, 2000.0, -7.5 },
+        { "a100", 4, TRUE, 2000.8, 2001.5, -0.04 },
     };
     g_autoptr (GArray) rows_in = g_array_new (FALSE, FALSE, sizeof *in);
     g_array_append_vals (rows_in, in, G_N_ELEMENTS (in));
@@ -264,8 +283,16 @@ Test (fig, validation_from_rows)
      * the A6000, 19029.5 on the A100. */
     cr_assert_float_eq (num (&d, "a6000,1", "cublas_gflops"), 23249.6, 1e-9);
     cr_assert_float_eq (num (&d, "a100,2", "cublas_gflops"), 19029.5, 1e-9);
-    g_autofree char *label = field (&d, "a100,2", "label");
-    cr_assert_str_eq (label, "+58%");
+    /* Labels: the error to a tenth of a percent, with its sign; one
+     * that rounds to nothing has none. */
+    static const char *const labels[][2] = {
+        { "a100,2", "+58.2%" }, { "a6000,1", "-5.8%" }, { "a100,1", "-0.4%" },
+        { "a100,3", "-7.5%" }, { "a100,4", "0.0%" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (labels); i++) {
+        g_autofree char *label = field (&d, labels[i][0], "label");
+        cr_assert_str_eq (label, labels[i][1], "%s", labels[i][0]);
+    }
     g_autofree char *missing = field (&d, "a6000,11", "simulated_gflops");
     cr_assert_str_eq (missing, "");
     cr_assert_not_null (strstr (d.vars->str, "n_gpus = 2"));
@@ -298,6 +325,66 @@ Test (fig, roofline_and_stalls_count_what_they_must, .timeout = 300)
          * (that the states add up is test-sm's stall_totals_balance). */
         cr_assert_float_eq (num (&stalls, k[i], "selected"), 1.0, 1e-9);
     }
+}
+
+/* Where some kernels' tiles do not divide the size, the others are
+ * drawn and the rest named; where none runs, the figure fails saying
+ * why (it used to return FALSE with no error, and the CLI crashed). */
+Test (fig, sgemm_figures_at_sizes_their_tiles_do_not_fit, .timeout = 120)
+{
+    static const char *const figs[] = { "roofline", "stall-breakdown" };
+    /* 100 is no multiple of 32 (sgemm-1..3's tile), 8 and 1 are below
+     * it. */
+    static const gint64 sizes[] = { 100, 8, 1 };
+    for (guint f = 0; f < G_N_ELEMENTS (figs); f++)
+        for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+            g_auto (FigData) d;
+            g_autoptr (GError) error = NULL;
+            FigOptions o = FIG_OPTIONS_INIT;
+            o.size = sizes[i];
+            fig_data_init (&d);
+            cr_assert_not (fig_find (figs[f])->build (&o, &d, &error));
+            cr_assert (g_error_matches (error, SMSIM_FIG_ERROR,
+                                        FIG_ERROR_OPTION),
+                       "%s at %" G_GINT64_FORMAT ": no error", figs[f],
+                       sizes[i]);
+        }
+    /* At 96 sgemm-1..3 (32 x 32 tiles) run; sgemm-4 (64 x 64) and the
+     * 128-wide ones do not: 3 rows, 8 of 11 named. */
+    FigOptions o = FIG_OPTIONS_INIT;
+    o.size = 96;
+    g_auto (FigData) d = build ("roofline", &o);
+    cr_assert_eq (rows (&d), 3);
+    cr_assert_not_null (strstr (d.notes->str, "8 of the 11 SGEMM kernels"),
+                        "%s", d.notes->str);
+    cr_assert_not_null (strstr (d.notes->str, "sgemm-11: size 96"));
+    /* Every point lies inside the axes: sgemm-1 there runs far below
+     * the roofs' usual floor of 100 GFLOP/s. */
+    double x_lo = var (&d, "x_lo"), x_hi = var (&d, "x_hi");
+    double y_lo = var (&d, "y_lo"), y_hi = var (&d, "y_hi");
+    static const char *const k[] = { "sgemm-1", "sgemm-2", "sgemm-3" };
+    for (guint i = 0; i < G_N_ELEMENTS (k); i++) {
+        double g = num (&d, k[i], "gflops");
+        cr_assert (g > y_lo && g < y_hi, "%s: %g outside %g..%g", k[i], g,
+                   y_lo, y_hi);
+        static const char *const ai[] = { "ai_dram", "ai_l2" };
+        for (guint a = 0; a < G_N_ELEMENTS (ai); a++) {
+            double x = num (&d, k[i], ai[a]);
+            cr_assert (x > x_lo && x < x_hi, "%s %s: %g outside %g..%g",
+                       k[i], ai[a], x, x_lo, x_hi);
+        }
+    }
+}
+
+/* A title says "sampled" only if every run was, "exact" if none was. */
+Test (fig, sampling_of_runs)
+{
+    FigRun runs[3] = { { 0 } };
+    cr_assert_str_eq (fig_run_sampling (runs, 3), "exact");
+    runs[1].result.sampled = TRUE;
+    cr_assert_str_eq (fig_run_sampling (runs, 3), "partly sampled");
+    runs[0].result.sampled = runs[2].result.sampled = TRUE;
+    cr_assert_str_eq (fig_run_sampling (runs, 3), "sampled");
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,6 +480,11 @@ Test (fig, whatif_relative_to_the_preset, .timeout = 120)
     /* Four times the DRAM latency cannot make the kernel faster. */
     cr_assert_geq (num (&d, "DRAM latency,4", "time_ms"),
                    num (&d, "DRAM latency,1", "time_ms"));
+    /* 64 x 64 in 16 x 16 tiles is 16 blocks of 8 warps, each some 200
+     * warp instructions: far below the 2 x 10^7 above which a run is
+     * sampled (RUN_AUTO), so every design runs exact. */
+    cr_assert_not_null (strstr (d.vars->str, "\nsampling = 'exact'\n"),
+                        "%s", d.vars->str);
 }
 
 Test (fig, find_by_name_or_number)

@@ -98,6 +98,9 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
     o->progress_ctx = bar;
     gboolean ok = fig->build (o, &d, &error);
     g_clear_pointer (&bar, progress_free);
+    if (ok && d.notes->len > 0)
+        fprintf (stderr, "smsim %s: %s: %s", cmd->name, fig->name,
+                 d.notes->str);
     if (ok)
         ok = cli_write_output (data, d.csv, &error);
     double t1 = (double) g_get_monotonic_time () * 1e-6;
@@ -353,14 +356,17 @@ static const char description[] =
     "otherwise.  With all, -o names a directory (default figures/) and\n"
     "--format the format; runs shared by figures are simulated once.\n\n"
     "Figures that simulate say their GPU, size and whether they were\n"
-    "sampled in their titles.  sgemm-validation runs the whole validation\n"
-    "(minutes) unless --from names a `smsim validate --format csv` table.\n"
-    "Without gnuplot the CSV is still written and the exit status is 2.\n\n"
+    "sampled in their titles.  roofline and stall-breakdown draw the SGEMM\n"
+    "kernels whose tiles fit --size (all do at multiples of 256) and name\n"
+    "the others on standard error.  sgemm-validation runs the whole\n"
+    "validation (minutes) unless --from names a table written by\n"
+    "`smsim validate --format csv`.  Without gnuplot the CSV is still\n"
+    "written and the exit status is 2.\n\n"
     "Examples:\n"
     "  smsim plot --list\n"
     "  smsim plot occupancy --gpu a100 --threads 256 --regs 40 -o occ.png\n"
     "  smsim plot bank-conflicts -o banks.pdf\n"
-    "  smsim plot roofline --gpu a100 --size 2048 -o roofline.svg\n"
+    "  smsim plot roofline --gpu a100 --size 256 -o roofline.svg\n"
     "  smsim validate --format csv -o v.csv && "
     "smsim plot sgemm-validation --from v.csv\n"
     "  smsim plot all -o figures --from v.csv";

@@ -75,6 +75,43 @@ kernel_number (const char *text, int *out, char **why)
     return FALSE;
 }
 
+/* Half a unit in the last place 'text' (a number) was written to:
+ * 0.05 for "291.2", 0.005 for "-5.76", 0.0005 for "1e-3". */
+static double
+half_ulp (const char *text)
+{
+    const char *e = strpbrk (text, "eE");
+    const char *dot = strchr (text, '.');
+    gint64 exp = e != NULL ? g_ascii_strtoll (e + 1, NULL, 10) : 0;
+    gint64 decimals = dot != NULL && (e == NULL || dot < e)
+                          ? (e != NULL ? e : text + strlen (text)) - dot - 1
+                          : 0;
+    return 0.5 * pow (10, (double) (exp - decimals));
+}
+
+/* error_pct must be what the two GFLOP/s columns give, to the
+ * rounding of the three as written (validate writes 0.1 GFLOP/s and
+ * 0.01 %): a table edited by hand can contradict itself, and the bar
+ * would then show a number its two bars do not. */
+static gboolean
+check_error (const FigValidRow *row, char *const *v, const Header *h,
+             char **why)
+{
+    double sim = row->simulated_gflops, ref = row->reference_gflops;
+    double want = 100.0 * (sim - ref) / ref;
+    double slack = 100.0 * (half_ulp (v[h->col[COL_SIM]]) / ref +
+                            sim * half_ulp (v[h->col[COL_REF]]) / (ref * ref)) +
+                   half_ulp (v[h->col[COL_ERR]]);
+    if (fabs (row->error_pct - want) <= slack * (1 + 1e-6) + 1e-9)
+        return TRUE;
+    *why = g_strdup_printf ("error_pct = %s, but simulated_gflops = %s and "
+                            "reference_gflops = %s give %.2f (100 x "
+                            "(simulated - reference) / reference)",
+                            v[h->col[COL_ERR]], v[h->col[COL_SIM]],
+                            v[h->col[COL_REF]], want);
+    return FALSE;
+}
+
 static gboolean
 read_row (const Header *h, const char *line, FigValidRow *row, char **why)
 {
@@ -105,6 +142,28 @@ read_row (const Header *h, const char *line, FigValidRow *row, char **why)
         *why = g_strdup ("error_pct is empty but simulated_gflops is not");
         return FALSE;
     }
+    if (row->reference_gflops <= 0) {
+        *why = g_strdup_printf ("reference_gflops = %s: must be positive",
+                                v[h->col[COL_REF]]);
+        return FALSE;
+    }
+    return !row->modeled || check_error (row, v, h, why);
+}
+
+/* A GPU's kernel once: two rows for it would draw two bars in one
+ * place.  'seen' maps "gpu sgemm-N" to the line it was first on. */
+static gboolean
+check_unique (GHashTable *seen, const FigValidRow *row, guint line,
+              char **why)
+{
+    g_autofree char *key = g_strdup_printf ("%s sgemm-%d", row->gpu,
+                                            row->kernel);
+    guint first = GPOINTER_TO_UINT (g_hash_table_lookup (seen, key));
+    if (first != 0) {
+        *why = g_strdup_printf ("%s again (first on line %u)", key, first);
+        return FALSE;
+    }
+    g_hash_table_insert (seen, g_steal_pointer (&key), GUINT_TO_POINTER (line));
     return TRUE;
 }
 
@@ -118,6 +177,9 @@ valcsv_read (const char *path, GError **error)
         return NULL;
     g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
     g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
+                                                         g_str_equal, g_free,
+                                                         NULL);
     gboolean header = FALSE;
     for (guint i = 0; lines[i] != NULL; i++) {
         g_strchomp (lines[i]);
@@ -125,7 +187,8 @@ valcsv_read (const char *path, GError **error)
             continue;
         FigValidRow row = { { 0 }, 0, FALSE, 0, 0, 0 };
         if (!header ? read_header (lines[i], &h, &why)
-                    : read_row (&h, lines[i], &row, &why)) {
+                    : read_row (&h, lines[i], &row, &why) &&
+                          check_unique (seen, &row, i + 1, &why)) {
             if (header)
                 g_array_append_val (rows, row);
             header = TRUE;

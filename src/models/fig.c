@@ -55,6 +55,7 @@ fig_data_init (FigData *d)
 {
     d->csv = g_string_new (NULL);
     d->vars = g_string_new (NULL);
+    d->notes = g_string_new (NULL);
 }
 
 void
@@ -64,7 +65,9 @@ fig_data_clear (FigData *d)
         g_string_free (d->csv, TRUE);
     if (d->vars != NULL)
         g_string_free (d->vars, TRUE);
-    d->csv = d->vars = NULL;
+    if (d->notes != NULL)
+        g_string_free (d->notes, TRUE);
+    d->csv = d->vars = d->notes = NULL;
 }
 
 /* gnuplot single-quoted strings double a quote to escape it; a newline

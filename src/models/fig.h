@@ -75,6 +75,9 @@ typedef struct {
 typedef struct {
     GString *csv;
     GString *vars;               /* gnuplot assignments, one a line */
+    GString *notes;              /* for the user, not the figure: what it
+                                    left out and why (lines; may stay
+                                    empty) */
 } FigData;
 
 void fig_data_init (FigData *d);
@@ -87,6 +90,7 @@ typedef struct {
     const char *summary;
     const char *default_gpu;
     const char *options;         /* the options it reads, for --list */
+    /* FALSE always sets 'error': the CLI reports it. */
     gboolean (*build) (const FigOptions *o, FigData *out, GError **error);
     gboolean timing;             /* runs the timing model on --gpu */
 } FigDef;
@@ -136,5 +140,8 @@ void fig_run_clear (FigRun *r);
  * failure is returned, naming the launch. */
 gboolean fig_run_all (const FigOptions *o, FigRun *runs, guint n,
                       GError **error);
+/* How 'runs' (simulated) were run, for a title: "sampled", "exact" or
+ * "partly sampled". */
+const char *fig_run_sampling (const FigRun *runs, guint n);
 
 #endif

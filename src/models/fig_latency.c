@@ -150,6 +150,10 @@ latency_build (const FigOptions *o, FigData *d, GError **error)
     OccLaunch l = { 32, 16, 0, 0, -1 };
     OccResult occ;
     occ_compute (s, &l, &occ);
+    /* A GPU (through --set) that cannot hold the launch has no point to
+     * draw. */
+    if (!occ_check (s, &l, &occ, error))
+        return FALSE;
     Point pts[N_LEVELS * G_N_ELEMENTS (warp_points)];
     guint n = 0;
     for (int level = 0; level < N_LEVELS; level++)
@@ -171,6 +175,7 @@ latency_build (const FigOptions *o, FigData *d, GError **error)
     if (ok) {
         write_rows (d, s, pts, n, runs);
         latency_vars (d, s, &occ);
+        fig_var_str (d, "sampling", "%s", fig_run_sampling (runs, 2 * n));
     }
     for (guint i = 0; i < 2 * n; i++)
         fig_run_clear (&runs[i]);

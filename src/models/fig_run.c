@@ -174,3 +174,12 @@ fig_run_all (const FigOptions *o, FigRun *runs, guint n, GError **error)
         to_cache (o, todo->pdata[i]);
     return TRUE;
 }
+
+const char *
+fig_run_sampling (const FigRun *runs, guint n)
+{
+    guint sampled = 0;
+    for (guint i = 0; i < n; i++)
+        sampled += runs[i].result.sampled ? 1 : 0;
+    return sampled == 0 ? "exact" : sampled == n ? "sampled" : "partly sampled";
+}

@@ -13,6 +13,8 @@
  *                     Compute stall reason, per kernel.
  * The last two run every SGEMM model once (shared through the cache), at
  * 1024 by default and sampled: a size the simulator runs in seconds.
+ * At a size some models' tiles do not divide, they draw the others and
+ * name those in the notes; at one none runs at, they fail.
  */
 #include "config.h"
 
@@ -46,14 +48,19 @@ static void
 validation_row (FigData *d, const FigValidRow *v)
 {
     g_string_append_printf (d->csv, "%s,%d,", v->gpu, v->kernel);
-    /* The bar's label, to the whole percent: 0, not -0, for a miss
-     * under half a percent either way. */
-    double label = round (v->error_pct);
+    /* The bar's label, to a tenth of a percent with its sign (a miss
+     * of -0.43 % is not "+0%"); unsigned for one that rounds to
+     * nothing either way. */
+    double tenths = round (v->error_pct * 10);
+    char label[32];
+    if (tenths == 0)
+        g_strlcpy (label, "0.0%", sizeof label);
+    else
+        g_snprintf (label, sizeof label, "%+.1f%%", tenths / 10);
     if (v->modeled)
-        g_string_append_printf (d->csv, "%.1f,%.1f,%.2f,%.1f,%+.0f%%\n",
+        g_string_append_printf (d->csv, "%.1f,%.1f,%.2f,%.1f,%s\n",
                                 v->simulated_gflops, v->reference_gflops,
-                                v->error_pct, cublas_of (v->gpu),
-                                label == 0 ? 0.0 : label);
+                                v->error_pct, cublas_of (v->gpu), label);
     else
         g_string_append_printf (d->csv, ",%.1f,,%.1f,no model\n",
                                 v->reference_gflops, cublas_of (v->gpu));
@@ -151,64 +158,162 @@ const FigDef fig_validation_def = {
 
 #define SGEMM_SIZE 1024
 
-/* Can 'm' run at 'size'?  A model whose tile does not divide the size
- * (sgemm-11's 128 x 256 at 128) is left out rather than failing the
- * figure; any other error is the run's to report.  '*mode': sampled,
- * unless the loop is too short to cut (sgemm-3 at 64 has 2 iterations;
- * sampling it is refused), where the launch is small enough to run
- * whole. */
-static gboolean
-runs_at (const GpuSpec *spec, const KernModel *m, gint64 size, RunMode *mode)
+/* Why 'm' cannot run at 'size' (its tile does not divide the size, as
+ * sgemm-11's 128 x 256 does not divide 128, or the grid outgrows the
+ * GPU's), or NULL if it can.  Such a model is left out rather than
+ * failing the figure; any other error is the run's to report.  '*mode':
+ * sampled, unless the loop is too short to cut (sgemm-3 at 64 has 2
+ * iterations; sampling it is refused), where the launch is small enough
+ * to run whole. */
+static char *
+why_not_at (const GpuSpec *spec, const KernModel *m, gint64 size,
+            RunMode *mode)
 {
     g_autoptr (GError) error = NULL;
     g_autoptr (KernInstance) k = kern_instance_new (m, spec, size, NULL, &error);
     *mode = k != NULL && run_can_sample (k) ? RUN_SAMPLED : RUN_AUTO;
-    return k != NULL || !g_error_matches (error, SMSIM_KERN_ERROR,
-                                          KERN_ERROR_SIZE);
+    if (k != NULL || !g_error_matches (error, SMSIM_KERN_ERROR,
+                                       KERN_ERROR_SIZE))
+        return NULL;
+    return g_strdup (error->message);
 }
 
-/* The SGEMM models in registry order that run at the size, each once. */
-static guint
-sgemm_runs (const FigOptions *o, const FigDef *fig, Preset **preset,
-            FigRun **runs, GError **error)
+static gint64
+gcd (gint64 a, gint64 b)
+{
+    while (b != 0) {
+        gint64 r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static gint64
+param_def (const KernModel *m, const char *name)
+{
+    for (int i = 0; i < m->n_params; i++)
+        if (strcmp (m->params[i].name, name) == 0)
+            return m->params[i].def;
+    g_return_val_if_reached (1);
+}
+
+/* The sizes every SGEMM model runs at are the multiples of this: a
+ * model takes a multiple of its BM x BN tile and of its BK along K
+ * (kern_sgemm.c's check; kernels 1 and 2 step K by 16, their BK), and
+ * the figures run each with its default tile. */
+static gint64
+all_run_step (void)
+{
+    guint n;
+    const KernModel *const *models = kern_models (&n);
+    gint64 step = 1;
+    for (guint i = 0; i < n; i++) {
+        if (!g_str_has_prefix (models[i]->id, "sgemm-"))
+            continue;
+        const char *const tile[] = { "BM", "BN", "BK" };
+        for (guint t = 0; t < G_N_ELEMENTS (tile); t++) {
+            gint64 v = param_def (models[i], tile[t]);
+            step = step / gcd (step, v) * v;
+        }
+    }
+    return step;
+}
+
+/* The models left out, each with why, in the notes the user sees. */
+static void
+note_left_out (FigData *d, gint64 size, const GPtrArray *why, guint of)
+{
+    g_string_append_printf (d->notes, "%u of the %u SGEMM kernels cannot run "
+                            "at %" G_GINT64_FORMAT " and are left out (all "
+                            "run at multiples of %" G_GINT64_FORMAT " that the "
+                            "GPU's grid takes):\n",
+                            why->len, of, size, all_run_step ());
+    for (guint i = 0; i < why->len; i++)
+        g_string_append_printf (d->notes, "  %s\n", (char *) why->pdata[i]);
+}
+
+typedef struct {
+    Preset *preset;
+    FigRun *runs;
+    guint n;
+} SgemmRuns;
+
+static void
+sgemm_runs_clear (SgemmRuns *r)
+{
+    for (guint i = 0; i < r->n; i++)
+        fig_run_clear (&r->runs[i]);
+    g_clear_pointer (&r->runs, g_free);
+    g_clear_pointer (&r->preset, preset_free);
+    r->n = 0;
+}
+
+/* The SGEMM models in registry order that run at the size, each once;
+ * the others are noted in 'd', and an error if none runs. */
+static gboolean
+sgemm_runs (const FigOptions *o, const FigDef *fig, FigData *d,
+            SgemmRuns *r, GError **error)
 {
     g_autofree char *key = NULL;
-    guint n_models, n = 0;
+    g_autoptr (GPtrArray) left_out = g_ptr_array_new_with_free_func (g_free);
+    guint n_models, of = 0;
     const KernModel *const *models = kern_models (&n_models);
-    *preset = fig_preset (o, fig, NULL, TRUE, &key, error);
-    if (*preset == NULL)
-        return 0;
     gint64 size = o->size > 0 ? o->size : SGEMM_SIZE;
-    *runs = g_new0 (FigRun, n_models);
+    r->preset = fig_preset (o, fig, NULL, TRUE, &key, error);
+    if (r->preset == NULL)
+        return FALSE;
+    r->runs = g_new0 (FigRun, n_models);
     for (guint i = 0; i < n_models; i++) {
         RunMode mode;
-        if (g_str_has_prefix (models[i]->id, "sgemm-") &&
-            runs_at (preset_spec (*preset), models[i], size, &mode))
-            fig_run_init (&(*runs)[n++], preset_spec (*preset), key,
+        if (!g_str_has_prefix (models[i]->id, "sgemm-"))
+            continue;
+        char *why = why_not_at (preset_spec (r->preset), models[i], size,
+                                &mode);
+        of++;
+        if (why != NULL)
+            g_ptr_array_add (left_out, why);
+        else
+            fig_run_init (&r->runs[r->n++], preset_spec (r->preset), key,
                           models[i]->id, size, NULL, mode);
     }
-    if (fig_run_all (o, *runs, n, error))
-        return n;
-    for (guint i = 0; i < n; i++)
-        fig_run_clear (&(*runs)[i]);
-    g_clear_pointer (runs, g_free);
-    g_clear_pointer (preset, preset_free);
-    return 0;
+    if (r->n == 0) {
+        /* The first's reason: sgemm-1's tile is the smallest. */
+        g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_OPTION,
+                     "figure %s: no SGEMM kernel runs at size %" G_GINT64_FORMAT
+                     " (all run at multiples of %" G_GINT64_FORMAT " that the "
+                     "GPU's grid takes; the default is %d): %s", fig->name,
+                     size, all_run_step (), SGEMM_SIZE,
+                     (char *) left_out->pdata[0]);
+        sgemm_runs_clear (r);
+        return FALSE;
+    }
+    if (left_out->len > 0)
+        note_left_out (d, size, left_out, of);
+    if (fig_run_all (o, r->runs, r->n, error))
+        return TRUE;
+    sgemm_runs_clear (r);
+    return FALSE;
 }
 
+/* GPU, size and how the runs were run, for the title. */
 static void
-runs_free (FigRun *runs, guint n)
+size_vars (FigData *d, const SgemmRuns *r)
 {
-    for (guint i = 0; i < n; i++)
-        fig_run_clear (&runs[i]);
-    g_free (runs);
+    fig_var_str (d, "gpu", "%s", preset_spec (r->preset)->device.name);
+    fig_var_num (d, "size", (double) r->runs[0].size);
+    fig_var_str (d, "sampling", "%s", fig_run_sampling (r->runs, r->n));
 }
 
+/* FLOPs per DRAM byte and per L2 byte (0 where none moved). */
 static void
-size_vars (FigData *d, const GpuSpec *s, const FigRun *r)
+intensities (const GpuSpec *s, const FigRun *run, double *dram, double *l2)
 {
-    fig_var_str (d, "gpu", "%s", s->device.name);
-    fig_var_num (d, "size", (double) r->size);
+    double dram_bytes = (double) run->result.dram_bytes;
+    double l2_bytes = (double) run->result.mem.l2_sectors *
+                      s->mem.l1_sector_bytes;
+    *dram = dram_bytes > 0 ? run->flops / dram_bytes : 0;
+    *l2 = l2_bytes > 0 ? run->flops / l2_bytes : 0;
 }
 
 static void
@@ -218,35 +323,66 @@ roofline_rows (FigData *d, const GpuSpec *s, const FigRun *runs, guint n)
                              "l2_bytes\n");
     for (guint i = 0; i < n; i++) {
         const RunResult *r = &runs[i].result;
-        double l2 = (double) r->mem.l2_sectors * s->mem.l1_sector_bytes;
-        double dram = (double) r->dram_bytes;
+        double ai_dram, ai_l2;
+        intensities (s, &runs[i], &ai_dram, &ai_l2);
         g_string_append_printf (d->csv, "%s,%.1f,%.3f,%.3f,%.0f,%.0f,%.0f\n",
-                                runs[i].kernel, r->gflops,
-                                dram > 0 ? runs[i].flops / dram : 0,
-                                l2 > 0 ? runs[i].flops / l2 : 0,
-                                runs[i].flops, dram, l2);
+                                runs[i].kernel, r->gflops, ai_dram, ai_l2,
+                                runs[i].flops, (double) r->dram_bytes,
+                                (double) r->mem.l2_sectors *
+                                    s->mem.l1_sector_bytes);
     }
+}
+
+/* A log axis from 'lo' to 'hi' (the ends the roofs want), an end moved
+ * out to a power of ten where point 'v' would lie past it or within 20
+ * % of it: small sizes run far below the roofs (sgemm-1 at 96, 31
+ * GFLOP/s), big ones far to the right.  'v' <= 0 is not drawn. */
+static void
+widen (double v, double *lo, double *hi)
+{
+    if (v <= 0)
+        return;
+    if (v / 1.2 < *lo)
+        *lo = pow (10, floor (log10 (v / 1.2)));
+    if (v * 1.2 > *hi)
+        *hi = pow (10, ceil (log10 (v * 1.2)));
+}
+
+static void
+roofline_axes (FigData *d, const GpuSpec *s, const FigRun *runs, guint n,
+               double peak)
+{
+    double x_lo = 0.5, x_hi = 2000, y_lo = 100, y_hi = 2 * peak;
+    for (guint i = 0; i < n; i++) {
+        double ai_dram, ai_l2;
+        intensities (s, &runs[i], &ai_dram, &ai_l2);
+        widen (ai_dram, &x_lo, &x_hi);
+        widen (ai_l2, &x_lo, &x_hi);
+        widen (runs[i].result.gflops, &y_lo, &y_hi);
+    }
+    fig_var_num (d, "x_lo", x_lo);
+    fig_var_num (d, "x_hi", x_hi);
+    fig_var_num (d, "y_lo", y_lo);
+    fig_var_num (d, "y_hi", y_hi);
 }
 
 static gboolean
 roofline_build (const FigOptions *o, FigData *d, GError **error)
 {
-    Preset *p = NULL;
-    FigRun *runs = NULL;
-    guint n = sgemm_runs (o, &fig_roofline_def, &p, &runs, error);
-    if (n == 0)
+    SgemmRuns r = { NULL, NULL, 0 };
+    if (!sgemm_runs (o, &fig_roofline_def, d, &r, error))
         return FALSE;
-    const GpuSpec *s = preset_spec (p);
+    const GpuSpec *s = preset_spec (r.preset);
     /* FP32 peak: one FFMA (2 FLOPs) per lane per cycle. */
     double peak = 2.0 * s->device.sm_count * s->sm.sub_partitions *
                   s->pipe.fma_lanes * s->device.sm_clock_mhz / 1e3;
-    roofline_rows (d, s, runs, n);
-    size_vars (d, s, &runs[0]);
+    roofline_rows (d, s, r.runs, r.n);
+    size_vars (d, &r);
     fig_var_num (d, "peak_gflops", peak);
     fig_var_num (d, "dram_gbs", s->device.dram_bandwidth_gbs);
     fig_var_num (d, "l2_gbs", s->mem.l2_bandwidth_gbs);
-    runs_free (runs, n);
-    preset_free (p);
+    roofline_axes (d, s, r.runs, r.n, peak);
+    sgemm_runs_clear (&r);
     return TRUE;
 }
 
@@ -260,16 +396,15 @@ const FigDef fig_roofline_def = {
 static gboolean
 stalls_build (const FigOptions *o, FigData *d, GError **error)
 {
-    Preset *p = NULL;
-    FigRun *runs = NULL;
-    guint n = sgemm_runs (o, &fig_stalls_def, &p, &runs, error);
-    if (n == 0)
+    SgemmRuns sg = { NULL, NULL, 0 };
+    if (!sgemm_runs (o, &fig_stalls_def, d, &sg, error))
         return FALSE;
+    const FigRun *runs = sg.runs;
     g_string_append (d->csv, "kernel");
     for (int r = 0; r < STALL_N; r++)
         g_string_append_printf (d->csv, ",%s", stats_stall_name ((StallReason) r));
     g_string_append (d->csv, ",total\n");
-    for (guint i = 0; i < n; i++) {
+    for (guint i = 0; i < sg.n; i++) {
         double total = 0;
         g_string_append (d->csv, runs[i].kernel);
         for (int r = 0; r < STALL_N; r++) {
@@ -279,10 +414,12 @@ stalls_build (const FigOptions *o, FigData *d, GError **error)
         }
         g_string_append_printf (d->csv, ",%.4f\n", total);
     }
-    size_vars (d, preset_spec (p), &runs[0]);
+    size_vars (d, &sg);
     fig_var_num (d, "n_reasons", STALL_N);
-    runs_free (runs, n);
-    preset_free (p);
+    /* The script splits sgemm-1..4 from the rest only if there is a rest
+     * (at 64, say, there is none). */
+    fig_var_num (d, "n_kernels", sg.n);
+    sgemm_runs_clear (&sg);
     return TRUE;
 }
 

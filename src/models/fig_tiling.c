@@ -84,6 +84,8 @@ tiling_build (const FigOptions *o, FigData *d, GError **error)
     if (ok) {
         tiling_rows (d, runs);
         fig_var_str (d, "gpu", "%s", preset_spec (p)->device.name);
+        fig_var_str (d, "sampling", "%s",
+                     fig_run_sampling (runs, G_N_ELEMENTS (configs)));
         fig_var_num (d, "pmpp_size", PMPP_SIZE);
         fig_var_num (d, "sgemm_size", SGEMM_SIZE);
     }

@@ -180,6 +180,7 @@ whatif_build (const FigOptions *o, FigData *d, GError **error)
         fig_var_str (d, "kernel", "%s", runs[0].kernel);
         fig_var_num (d, "size", (double) runs[0].size);
         fig_var_num (d, "base_ms", runs[0].result.time_ms);
+        fig_var_str (d, "sampling", "%s", fig_run_sampling (runs, N_POINTS));
     }
     for (guint i = 0; i < N_POINTS; i++) {
         fig_run_clear (&runs[i]);

@@ -5,6 +5,7 @@
 . "${top_srcdir:-.}/tests/cli/setup"
 
 "$SMSIM" plot --list >"$work/list"
+"$SMSIM" plot --help >"$work/help"
 for name in occupancy occupancy-cliff latency-hiding coalescing \
             bank-conflicts sgemm-validation roofline stall-breakdown \
             timeline tiling what-if; do
@@ -26,7 +27,12 @@ gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source
 a6000,sgemm-1,4096,291.2,309.0,-5.76,"a source, quoted"
 a6000,sgemm-11,4096,,17278.3,,"not modelled"
 a100,sgemm-2,4096,4933.3,3119.0,58.17,x
+a100,sgemm-1,4096,298.7,300.0,-0.43,x
+a100,sgemm-3,4096,1850.0,2000.0,-7.50,x
 CSV
+# Each error_pct is 100 x (simulated - reference) / reference, by hand:
+# -17.8 / 309 = -5.76 %; 1814.3 / 3119 = 58.17 %; -1.3 / 300 = -0.43 %;
+# -150 / 2000 = -7.50 %.
 if command -v gnuplot >/dev/null 2>&1; then
     for ext in png pdf svg; do
         "$SMSIM" plot bank-conflicts -o "$work/b.$ext" 2>"$work/gp-err"
@@ -40,9 +46,59 @@ if command -v gnuplot >/dev/null 2>&1; then
     "$SMSIM" plot 6 --from "$work/v.csv" -o "$work/val.png" --data "$work/val.csv" 2>"$work/gp-err"
     [ -s "$work/gp-err" ] && fail "gnuplot said: $(cat "$work/gp-err")"
     [ -s "$work/val.png" ] || fail "no val.png"
-    # cuBLAS is the published 23249.6 on the A6000.
-    contains "$work/val.csv" "a6000,1,291.2,309.0,-5.76,23249.6,-6%"
+    # cuBLAS is the published 23249.6 on the A6000, 19029.5 on the A100.
+    # Each bar's label is its error to a tenth of a percent, with the
+    # sign: -0.43 is not "+0%", -7.50 not "-8%".
+    contains "$work/val.csv" "a6000,1,291.2,309.0,-5.76,23249.6,-5.8%"
     contains "$work/val.csv" "a6000,11,,17278.3,,23249.6,no model"
+    contains "$work/val.csv" "a100,1,298.7,300.0,-0.43,19029.5,-0.4%"
+    contains "$work/val.csv" "a100,3,1850.0,2000.0,-7.50,19029.5,-7.5%"
+    contains "$work/val.csv" "a100,2,4933.3,3119.0,58.17,19029.5,+58.2%"
+
+    # At 96 only sgemm-1..3 fit their tiles (32 x 32; sgemm-4's is 64 x
+    # 64, sgemm-5..10's 128 x 128, sgemm-11's 128 x 256): the figure is
+    # drawn with those three, and the eight left out are named on
+    # standard error with why.
+    "$SMSIM" plot roofline --size 96 -o "$work/r96.svg" >/dev/null \
+        2>"$work/r96-err" || fail "plot roofline --size 96: $(cat "$work/r96-err")"
+    [ "$(grep -c '^sgemm-' "$work/r96.csv")" -eq 3 ] ||
+        fail "roofline at 96: $(cat "$work/r96.csv")"
+    contains "$work/r96-err" "8 of the 11 SGEMM kernels cannot run at 96"
+    for k in 4 5 6 7 8 9 10 11; do
+        contains "$work/r96-err" "sgemm-$k: size 96 is not a multiple of the"
+    done
+    grep -q gnuplot "$work/r96-err" && fail "gnuplot said: $(cat "$work/r96-err")"
+    # sgemm-3 at 96 has 3 iterations of its 32-wide K loop, too few to
+    # sample (at least 4): it runs whole, so the title cannot say
+    # "sampled" of them all.
+    grep -q "simulated, sampled)" "$work/r96.svg" &&
+        fail "roofline at 96 says all its runs were sampled"
+    grep -q "simulated, partly sampled)\|simulated, exact)" "$work/r96.svg" ||
+        fail "roofline at 96 does not say how it was simulated"
+    # At 64 only sgemm-1..4 run: one panel holds them, drawn without a
+    # word from gnuplot.
+    "$SMSIM" plot stall-breakdown --size 64 -o "$work/s64.png" >/dev/null \
+        2>"$work/s64-err" || fail "plot stall-breakdown --size 64: $(cat "$work/s64-err")"
+    grep -q gnuplot "$work/s64-err" && fail "gnuplot said: $(cat "$work/s64-err")"
+    [ -s "$work/s64.png" ] || fail "no s64.png"
+    # The timeline puts the whole launch on one SM: PMPP's 32 x 32 in 16
+    # x 16 tiles is 4 blocks of 256 threads.
+    "$SMSIM" plot timeline -o "$work/t.svg" >/dev/null
+    contains "$work/t.svg" "the launch's 4 blocks of 256 threads, all on one SM"
+    # The roofline example of --help draws in seconds: its data take no
+    # longer than the figure's defaults' (SGEMM at 1024 on the A6000,
+    # which run in seconds), as -v times them.  At 2048 on the A100 it
+    # took two to three times as long.
+    grep -o 'smsim plot roofline [^&]*' "$work/help" | sed 's/^smsim //' \
+        >"$work/help-roof"
+    [ -s "$work/help-roof" ] || fail "no roofline example in plot --help"
+    (cd "$work" && eval "\"\$SMSIM\" $(cat help-roof) -v" >/dev/null \
+        2>"$work/example-v") || fail "the help's example: $(cat "$work/example-v")"
+    "$SMSIM" plot roofline -o "$work/default.png" -v >/dev/null 2>"$work/default-v"
+    data_s() { sed -n 's/.* data *\([0-9.]*\) s,.*/\1/p' "$1"; }
+    awk -v a="$(data_s "$work/example-v")" -v b="$(data_s "$work/default-v")" \
+        'BEGIN { exit !(a != "" && b != "" && a <= b) }' ||
+        fail "the help's example ($(cat "$work/help-roof")) takes longer than the defaults: $(cat "$work/example-v" "$work/default-v")"
 
     # The README's figure commands (the quick ones), drawn here again.
     grep -E '^smsim plot (occupancy|occupancy-cliff|latency-hiding|coalescing|timeline) ' \
@@ -73,10 +129,12 @@ expect_fail 1 "$SMSIM" plot occupancy --threads -3
 contains "$work/err" "--threads -3: give 0 or more"
 # At a size where some kernels' loops are too short to sample (sgemm-3
 # at 64: 2 iterations), those run whole and the figure is drawn.
-"$SMSIM" plot roofline --size 64 -o "$work/r64.png" >/dev/null ||
-    fail "plot roofline --size 64 failed"
+"$SMSIM" plot roofline --size 64 -o "$work/r64.png" >/dev/null 2>"$work/r64-err" ||
+    fail "plot roofline --size 64 failed: $(cat "$work/r64-err")"
 [ -s "$work/r64.csv" ] && grep -q "sgemm-3" "$work/r64.csv" ||
     fail "plot roofline --size 64 has no sgemm-3: $(cat "$work/r64.csv")"
+# sgemm-5..11's tiles are 128 or 256 wide: left out, and said so.
+contains "$work/r64-err" "7 of the 11 SGEMM kernels cannot run at 64"
 # A kernel that cannot run at the figure's default size says so.
 expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 -o "$work/t.png"
 contains "$work/err" "default size (give --size)"
@@ -84,12 +142,35 @@ expect_fail 1 "$SMSIM" plot coalescing --from "$work/v.csv"
 expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"
 contains "$work/err" "none.csv"
-printf 'gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source\na6000,sgemm-1,4096,1,2,3,x\na6000,gemm-2,4096,1,2,3,x\n' >"$work/bad.csv"
+# (1 - 2) / 2 = -50 %.
+printf 'gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source\na6000,sgemm-1,4096,1,2,-50,x\na6000,gemm-2,4096,1,2,-50,x\n' >"$work/bad.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/bad.csv"
 contains "$work/err" "bad.csv:3: kernel = 'gemm-2'"
 printf 'gpu,kernel,size\n' >"$work/short.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/short.csv"
 contains "$work/err" "no 'simulated_gflops' column"
+# A repeated kernel, or an error_pct its GFLOP/s columns do not give
+# (-150 / 2000 is -7.50 %, not +90), is refused naming the line.
+{ cat "$work/v.csv"; echo 'a100,sgemm-2,4096,4933.3,3119.0,58.17,again'; } >"$work/dup.csv"
+expect_fail 2 "$SMSIM" plot 6 --from "$work/dup.csv"
+contains "$work/err" "dup.csv:7: a100 sgemm-2 again (first on line 4)"
+sed 's/1850.0,2000.0,-7.50/1850.0,2000.0,+90/' "$work/v.csv" >"$work/contra.csv"
+expect_fail 2 "$SMSIM" plot 6 --from "$work/contra.csv"
+contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 1850.0 and reference_gflops = 2000.0 give -7.50"
+# No SGEMM kernel runs at these sizes: an error saying why (sgemm-1's
+# reason: its tile is the smallest) and which sizes run them all, the
+# multiples of every tile and BK: lcm(32, 64, 128, 256, 16) = 256.
+for args in "roofline --size 100" "stall-breakdown --size 100" \
+            "roofline --size 8" "roofline --size 1" \
+            "roofline --size 100000000000"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "$SMSIM" plot $args -o "$work/none.png"
+    contains "$work/err" "no SGEMM kernel runs at size"
+    contains "$work/err" "all run at multiples of 256"
+done
+contains "$work/err" "sgemm-1: size 100000000000: grid"
+expect_fail 2 "$SMSIM" plot roofline --size 100 -o "$work/none.png"
+contains "$work/err" "sgemm-1: size 100 is not a multiple of the 32x32 tile"
 expect_fail 2 "$SMSIM" plot coalescing --gpu k40 -o "$work/k.png"
 contains "$work/err" "no sourced timing"
 # all on such a GPU stops before the first figure, not after the two
