@@ -85,20 +85,18 @@ if command -v gnuplot >/dev/null 2>&1; then
     # x 16 tiles is 4 blocks of 256 threads.
     "$SMSIM" plot timeline -o "$work/t.svg" >/dev/null
     contains "$work/t.svg" "the launch's 4 blocks of 256 threads, all on one SM"
-    # The roofline example of --help draws in seconds: its data take no
-    # longer than the figure's defaults' (SGEMM at 1024 on the A6000,
-    # which run in seconds), as -v times them.  At 2048 on the A100 it
-    # took two to three times as long.
+    # The roofline example of --help runs, and at no more than the
+    # figure's default size (1024), which draws in seconds (at 2048 on
+    # the A100 it took half a minute).  Sizes, not seconds: a timed test
+    # would fail on a slow or busy machine.
     grep -o 'smsim plot roofline [^&]*' "$work/help" | sed 's/^smsim //' \
         >"$work/help-roof"
     [ -s "$work/help-roof" ] || fail "no roofline example in plot --help"
-    (cd "$work" && eval "\"\$SMSIM\" $(cat help-roof) -v" >/dev/null \
-        2>"$work/example-v") || fail "the help's example: $(cat "$work/example-v")"
-    "$SMSIM" plot roofline -o "$work/default.png" -v >/dev/null 2>"$work/default-v"
-    data_s() { sed -n 's/.* data *\([0-9.]*\) s,.*/\1/p' "$1"; }
-    awk -v a="$(data_s "$work/example-v")" -v b="$(data_s "$work/default-v")" \
-        'BEGIN { exit !(a != "" && b != "" && a <= b) }' ||
-        fail "the help's example ($(cat "$work/help-roof")) takes longer than the defaults: $(cat "$work/example-v" "$work/default-v")"
+    size=$(sed -n 's/.*--size \([0-9]*\).*/\1/p' "$work/help-roof")
+    [ -n "$size" ] && [ "$size" -le 1024 ] ||
+        fail "the help's example ($(cat "$work/help-roof")) is not at 1024 or less"
+    (cd "$work" && eval "\"\$SMSIM\" $(cat help-roof)" >/dev/null \
+        2>"$work/example-err") || fail "the help's example: $(cat "$work/example-err")"
 
     # The README's figure commands (the quick ones), drawn here again.
     grep -E '^smsim plot (occupancy|occupancy-cliff|latency-hiding|coalescing|timeline) ' \
