@@ -303,11 +303,15 @@ skip_digits (const char *c)
     return c;
 }
 
-/* [-]D[.D][e[+-]D]: what g_ascii_formatd writes of a finite double. */
+/* [-]D[.D][e[+-]D]: what g_ascii_formatd writes of a finite double;
+ * and of the others, which no result should be but which a row written
+ * with one must still read back as written. */
 static gboolean
 is_decimal (const char *text)
 {
     const char *c = text + (*text == '-');
+    if (strcmp (c, "inf") == 0 || strcmp (c, "nan") == 0)
+        return TRUE;
     const char *end = skip_digits (c);
     if (end == c)
         return FALSE;
