@@ -189,46 +189,49 @@ gcd (gint64 a, gint64 b)
     return a;
 }
 
+/* The smallest size 'm' runs at with its default parameters on 'spec',
+ * up to SGEMM_SIZE (0 if none), asked of the model itself: its tile
+ * rules live in kern_sgemm.c (kernels 1-3 have no tile parameters at
+ * all), and the smallest size a tile divides is the step of all the
+ * others. */
 static gint64
-param_def (const KernModel *m, const char *name)
+smallest_size (const GpuSpec *spec, const KernModel *m)
 {
-    for (int i = 0; i < m->n_params; i++)
-        if (strcmp (m->params[i].name, name) == 0)
-            return m->params[i].def;
-    g_return_val_if_reached (1);
+    for (gint64 s = 16; s <= SGEMM_SIZE; s += 16) {
+        g_autoptr (KernInstance) k = kern_instance_new (m, spec, s, NULL, NULL);
+        if (k != NULL)
+            return s;
+    }
+    return 0;
 }
 
-/* The sizes every SGEMM model runs at are the multiples of this: a
- * model takes a multiple of its BM x BN tile and of its BK along K
- * (kern_sgemm.c's check; kernels 1 and 2 step K by 16, their BK), and
- * the figures run each with its default tile. */
+/* The sizes every SGEMM model runs at are the multiples of this (up to
+ * what the GPU's grid takes). */
 static gint64
-all_run_step (void)
+all_run_step (const GpuSpec *spec)
 {
     guint n;
     const KernModel *const *models = kern_models (&n);
     gint64 step = 1;
     for (guint i = 0; i < n; i++) {
-        if (!g_str_has_prefix (models[i]->id, "sgemm-"))
-            continue;
-        const char *const tile[] = { "BM", "BN", "BK" };
-        for (guint t = 0; t < G_N_ELEMENTS (tile); t++) {
-            gint64 v = param_def (models[i], tile[t]);
+        gint64 v = g_str_has_prefix (models[i]->id, "sgemm-")
+                       ? smallest_size (spec, models[i]) : 0;
+        if (v > 0)
             step = step / gcd (step, v) * v;
-        }
     }
     return step;
 }
 
 /* The models left out, each with why, in the notes the user sees. */
 static void
-note_left_out (FigData *d, gint64 size, const GPtrArray *why, guint of)
+note_left_out (FigData *d, const GpuSpec *spec, gint64 size,
+               const GPtrArray *why, guint of)
 {
     g_string_append_printf (d->notes, "%u of the %u SGEMM kernels cannot run "
                             "at %" G_GINT64_FORMAT " and are left out (all "
                             "run at multiples of %" G_GINT64_FORMAT " that the "
                             "GPU's grid takes):\n",
-                            why->len, of, size, all_run_step ());
+                            why->len, of, size, all_run_step (spec));
     for (guint i = 0; i < why->len; i++)
         g_string_append_printf (d->notes, "  %s\n", (char *) why->pdata[i]);
 }
@@ -283,13 +286,13 @@ sgemm_runs (const FigOptions *o, const FigDef *fig, FigData *d,
                      "figure %s: no SGEMM kernel runs at size %" G_GINT64_FORMAT
                      " (all run at multiples of %" G_GINT64_FORMAT " that the "
                      "GPU's grid takes; the default is %d): %s", fig->name,
-                     size, all_run_step (), SGEMM_SIZE,
+                     size, all_run_step (preset_spec (r->preset)), SGEMM_SIZE,
                      (char *) left_out->pdata[0]);
         sgemm_runs_clear (r);
         return FALSE;
     }
     if (left_out->len > 0)
-        note_left_out (d, size, left_out, of);
+        note_left_out (d, preset_spec (r->preset), size, left_out, of);
     if (fig_run_all (o, r->runs, r->n, error))
         return TRUE;
     sgemm_runs_clear (r);
