@@ -88,9 +88,18 @@ contains "$work/err" "unknown action 'frobnicate'"
 expect_fail 2 "$SMSIM" trace replay "$work/missing.trace"
 contains "$work/err" "missing.trace: cannot open"
 "$SMSIM" trace --help | grep -q replay || fail "trace --help lacks replay"
-# The sample traces in traces/ are valid and replay.
+# The sample traces in traces/ are valid, replay, and are the models'
+# as they stand (`make traces` after a model changes): a replay reports
+# the cycles `smsim run` gives the model it was made from (KERNEL-SIZE,
+# default parameters, made for the a6000).
 for f in "$top_srcdir"/traces/*.trace.gz; do
     "$SMSIM" trace info "$f" >"$work/out" || fail "trace info $f"
-    "$SMSIM" trace replay "$f" >"$work/out" || fail "trace replay $f"
+    "$SMSIM" trace replay "$f" --gpu a6000 --format json >"$work/replay" ||
+        fail "trace replay $f"
+    name=$(basename "$f" .trace.gz)
+    "$SMSIM" run --gpu a6000 --kernel "${name%-*}" --size "${name##*-}" \
+        --format json >"$work/model"
+    r=$(grep '"cycles"' "$work/replay") m=$(grep '"cycles"' "$work/model")
+    [ "$r" = "$m" ] || fail "$f is stale (make traces): replay $r, model $m"
 done
 echo "trace ok"
