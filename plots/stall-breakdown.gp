@@ -26,13 +26,15 @@ set bmargin at screen 0.14
 set ylabel 'warp cycles per issued instruction'
 set xlabel 'SGEMM kernel'
 
-# At a size only sgemm-1..4 run at (fig_sgemm.c), one panel holds them.
-if (n_kernels > 4) {
+# sgemm-1..4 (the first n_early rows) get a panel of their own where
+# later kernels ran too (fig_sgemm.c); otherwise one panel holds all.
+split = n_early > 0 && n_early < n_kernels
+if (split) {
     set lmargin at screen 0.09
     set rmargin at screen 0.37
     unset key
-    plot for [i = 2:13] datafile every ::0::3 using i:xtic(short(strcol(1))) \
-        lc rgb ramp[i - 1] dt 1 notitle
+    plot for [i = 2:13] datafile every ::0::(n_early - 1) \
+        using i:xtic(short(strcol(1))) lc rgb ramp[i - 1] dt 1 notitle
     set lmargin at screen 0.44
     unset ylabel
 } else {
@@ -41,6 +43,6 @@ if (n_kernels > 4) {
 set rmargin at screen 0.72
 set key at screen 0.99, screen 0.82 top right vertical reverse Left invert \
     samplen 1.5 spacing 1.0
-plot for [i = 2:13] datafile every ::(n_kernels > 4 ? 4 : 0) \
+plot for [i = 2:13] datafile every ::(split ? n_early : 0) \
     using i:xtic(short(strcol(1))) lc rgb ramp[i - 1] dt 1 title columnhead(i)
 unset multiplot

@@ -122,6 +122,28 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
     return CLI_EXIT_OK;
 }
 
+/* Whether every figure can have its preset: a GPU that cannot run one
+ * stops all before the first is drawn, not halfway through. */
+static gboolean
+check_all_gpus (const CmdEntry *cmd, const FigOptions *o,
+                const FigDef *const *figs, guint n)
+{
+    for (guint i = 0; i < n; i++) {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Preset) p = fig_preset (o, figs[i], NULL, NULL, &error);
+        if (p == NULL) {
+            gboolean no_timing = g_error_matches (error, SMSIM_FIG_ERROR,
+                                                  FIG_ERROR_OPTION);
+            cli_error (cmd, "all: %s%s", error->message,
+                       no_timing ? " (the occupancy figures take any GPU: "
+                                   "`smsim plot occupancy --gpu ...`)"
+                                 : "");
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 /* Every figure into 'dir'; without gnuplot, every CSV all the same. */
 static int
 plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
@@ -131,24 +153,8 @@ plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
     gboolean no_gnuplot = FALSE;
     guint n;
     const FigDef *const *figs = fig_all (&n);
-    /* A GPU that cannot run a figure stops all before the first is
-     * drawn, not halfway through. */
-    for (guint i = 0; i < n; i++) {
-        g_autoptr (GError) error = NULL;
-        g_autoptr (Preset) p = figs[i]->timing
-                                   ? fig_preset (o, figs[i], NULL, TRUE, NULL,
-                                                 &error)
-                                   : NULL;
-        if (error != NULL) {
-            gboolean no_timing = g_error_matches (error, SMSIM_FIG_ERROR,
-                                                  FIG_ERROR_OPTION);
-            cli_error (cmd, "all: %s%s", error->message,
-                       no_timing ? " (the occupancy figures take any GPU: "
-                                   "`smsim plot occupancy --gpu ...`)"
-                                 : "");
-            return CLI_EXIT_FAIL;
-        }
-    }
+    if (!check_all_gpus (cmd, o, figs, n))
+        return CLI_EXIT_FAIL;
     if (g_mkdir_with_parents (dir, 0777) != 0) {
         cli_error (cmd, "cannot create %s: %s", dir, g_strerror (errno));
         return CLI_EXIT_FAIL;

@@ -227,7 +227,8 @@ query_exec (int argc, char **argv)
           "list every preset value with its source (ASSUMED marks values "
           "with none)", NULL },
         { "keys", 'k', 0, G_OPTION_ARG_NONE, &keys,
-          "list the preset keys: range, unit, meaning (no --gpu needed)",
+          "list the preset keys: range, unit, meaning (every preset's: "
+          "takes no --gpu, --config, --set or --sources)",
           NULL },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
           "text (default) or json (every key with value, unit, source)",

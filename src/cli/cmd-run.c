@@ -49,7 +49,9 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
 static const char description[] =
     "Runs every SM of the GPU on shared L2 and DRAM.  A launch of more than\n"
     "20 million warp instructions (estimated from its first warp) is\n"
-    "sampled.  Four SMs are simulated in full (all on a GPU of fewer than\n"
+    "sampled, if it has a main loop of 4 or more iterations to cut (one\n"
+    "without, as vecadd and stream, runs exact however large).  Four SMs\n"
+    "are simulated in full (all on a GPU of fewer than\n"
     "12, or where the run would be the whole launch, every wave and the\n"
     "whole loop, at under 20 million: then it is the exact run); each of\n"
     "the others mirrors one of them, taking blocks of its own when that SM\n"

@@ -114,7 +114,7 @@ key_append (GString *key, const char *const *sets)
 
 Preset *
 fig_preset (const FigOptions *o, const FigDef *fig, const char *const *extra,
-            gboolean timing, char **key, GError **error)
+            char **key, GError **error)
 {
     const char *gpu = o->gpu != NULL || o->config != NULL ? o->gpu
                                                           : fig->default_gpu;
@@ -128,7 +128,7 @@ fig_preset (const FigOptions *o, const FigDef *fig, const char *const *extra,
                              error);
     if (p == NULL)
         return NULL;
-    if (timing && !preset_spec (p)->timing) {
+    if (fig->timing && !preset_spec (p)->timing) {
         g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_OPTION,
                      "figure %s simulates kernels, and %s has no sourced "
                      "timing numbers: use v100, t4, a100, a6000 or h100",

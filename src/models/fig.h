@@ -108,13 +108,12 @@ void fig_var_num (FigData *d, const char *name, double value);
 void fig_append_quoted (GString *out, const char *name, const char *value);
 
 /* The figure's preset: o->gpu (or the figure's default), o->config,
- * o->sets, then 'extra' sets (NULL-terminated, may be NULL).  With
- * 'timing', a preset without timing numbers is an error naming the
- * figure.  'key' (may be NULL) receives what made the preset, for the
- * cache. */
+ * o->sets, then 'extra' sets (NULL-terminated, may be NULL).  For a
+ * figure that runs the timing model (fig->timing), a preset without
+ * timing numbers is an error naming the figure.  'key' (may be NULL)
+ * receives what made the preset, for the cache. */
 Preset *fig_preset (const FigOptions *o, const FigDef *fig,
-                    const char *const *extra, gboolean timing, char **key,
-                    GError **error);
+                    const char *const *extra, char **key, GError **error);
 
 /* One launch to simulate.  The figure fills the inputs; fig_run_all
  * fills 'result' (from the cache when the same launch ran before). */

@@ -142,7 +142,7 @@ latency_build (const FigOptions *o, FigData *d, GError **error)
 {
     g_autofree char *key = NULL;
     g_autoptr (Preset) p = fig_preset (o, &fig_latency_def, carveout_sets,
-                                       TRUE, &key, error);
+                                       &key, error);
     if (p == NULL)
         return FALSE;
     const GpuSpec *s = preset_spec (p);

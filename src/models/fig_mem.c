@@ -94,7 +94,7 @@ distinct_bytes (const Instr *in)
 static gboolean
 coalescing_build (const FigOptions *o, FigData *d, GError **error)
 {
-    g_autoptr (Preset) p = fig_preset (o, &fig_coalescing_def, NULL, TRUE,
+    g_autoptr (Preset) p = fig_preset (o, &fig_coalescing_def, NULL,
                                        NULL, error);
     if (p == NULL)
         return FALSE;
@@ -129,7 +129,7 @@ const FigDef fig_coalescing_def = {
 static gboolean
 banks_build (const FigOptions *o, FigData *d, GError **error)
 {
-    g_autoptr (Preset) p = fig_preset (o, &fig_banks_def, NULL, TRUE, NULL,
+    g_autoptr (Preset) p = fig_preset (o, &fig_banks_def, NULL, NULL,
                                        error);
     if (p == NULL)
         return FALSE;

@@ -92,7 +92,7 @@ calc_graphs (FigData *d, const GpuSpec *s, const OccLaunch *at)
 static gboolean
 occupancy_build (const FigOptions *o, FigData *d, GError **error)
 {
-    g_autoptr (Preset) p = fig_preset (o, &fig_occupancy_def, NULL, FALSE,
+    g_autoptr (Preset) p = fig_preset (o, &fig_occupancy_def, NULL,
                                        NULL, error);
     if (p == NULL)
         return FALSE;
@@ -185,7 +185,7 @@ cliff_vars (FigData *d, const GpuSpec *s)
 static gboolean
 cliff_build (const FigOptions *o, FigData *d, GError **error)
 {
-    g_autoptr (Preset) p = fig_preset (o, &fig_cliff_def, NULL, FALSE, NULL,
+    g_autoptr (Preset) p = fig_preset (o, &fig_cliff_def, NULL, NULL,
                                        error);
     if (p == NULL)
         return FALSE;

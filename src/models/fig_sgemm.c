@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "models/fig.h"
@@ -263,7 +264,7 @@ sgemm_runs (const FigOptions *o, const FigDef *fig, FigData *d,
     guint n_models, of = 0;
     const KernModel *const *models = kern_models (&n_models);
     gint64 size = o->size > 0 ? o->size : SGEMM_SIZE;
-    r->preset = fig_preset (o, fig, NULL, TRUE, &key, error);
+    r->preset = fig_preset (o, fig, NULL, &key, error);
     if (r->preset == NULL)
         return FALSE;
     r->runs = g_new0 (FigRun, n_models);
@@ -419,9 +420,15 @@ stalls_build (const FigOptions *o, FigData *d, GError **error)
     }
     size_vars (d, &sg);
     fig_var_num (d, "n_reasons", STALL_N);
-    /* The script splits sgemm-1..4 from the rest only if there is a rest
-     * (at 64, say, there is none). */
+    /* The script gives sgemm-1..4, the first rows, a panel of their own
+     * (their stalls are an order of magnitude longer) where both they
+     * and later kernels ran: not at 64, where only they run, nor where
+     * the grid leaves only later ones. */
+    guint early = 0;
+    for (guint i = 0; i < sg.n; i++)
+        early += atoi (runs[i].kernel + strlen ("sgemm-")) <= 4;
     fig_var_num (d, "n_kernels", sg.n);
+    fig_var_num (d, "n_early", early);
     sgemm_runs_clear (&sg);
     return TRUE;
 }

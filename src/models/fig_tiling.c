@@ -70,7 +70,7 @@ static gboolean
 tiling_build (const FigOptions *o, FigData *d, GError **error)
 {
     g_autofree char *key = NULL;
-    g_autoptr (Preset) p = fig_preset (o, &fig_tiling_def, NULL, TRUE, &key,
+    g_autoptr (Preset) p = fig_preset (o, &fig_tiling_def, NULL, &key,
                                        error);
     if (p == NULL)
         return FALSE;

@@ -176,7 +176,7 @@ add_shares (FigData *d, const Timeline *t)
 static gboolean
 timeline_build (const FigOptions *o, FigData *d, GError **error)
 {
-    g_autoptr (Preset) p = fig_preset (o, &fig_timeline_def, NULL, TRUE, NULL,
+    g_autoptr (Preset) p = fig_preset (o, &fig_timeline_def, NULL, NULL,
                                        error);
     if (p == NULL)
         return FALSE;

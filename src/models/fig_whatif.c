@@ -157,7 +157,7 @@ run_designs (const FigOptions *o, Design *ds, FigRun *runs, GError **error)
             sets = scaled_sets (preset_spec (ds[0].preset), ds[i].res,
                                 ds[i].factor, &ds[i].value);
         ds[i].preset = fig_preset (o, &fig_whatif_def,
-                                   (const char *const *) sets, TRUE, &key,
+                                   (const char *const *) sets, &key,
                                    error);
         if (ds[i].preset == NULL)
             return FALSE;

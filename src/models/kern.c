@@ -82,24 +82,20 @@ kern_param_takers (const char *name)
         if (param_index (models[i], name) >= 0)
             g_string_append_printf (ids, "%s%s", ids->len ? ", " : "",
                                     models[i]->id);
-    return ids->len ? g_string_free (g_steal_pointer (&ids), FALSE) : NULL;
+    return ids->len ? g_strconcat ("kernels that take it: ", ids->str, NULL)
+                    : g_strdup ("no kernel takes it");
 }
 
-/* "BM" alone: a value forgotten, not a parameter the kernel lacks. */
+/* "BM" alone, for a parameter 'm' takes (its index 'i'): a value
+ * forgotten. */
 static gboolean
-no_value (const KernModel *m, const char *name, GError **error)
+no_value (const KernModel *m, int i, GError **error)
 {
-    int i = param_index (m, name);
-    if (i < 0)
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: --param %s: give NAME=VALUE (`smsim kernels` "
-                     "lists the parameters of each kernel)", m->id, name);
-    else
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: --param %s: give NAME=VALUE, e.g. %s=%"
-                     G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%"
-                     G_GINT64_FORMAT ")", m->id, name, name,
-                     m->params[i].def, m->params[i].min, m->params[i].max);
+    const KernParam *p = &m->params[i];
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                 "%s: --param %s: give NAME=VALUE, e.g. %s=%" G_GINT64_FORMAT
+                 " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")", m->id,
+                 p->name, p->name, p->def, p->min, p->max);
     return FALSE;
 }
 
@@ -108,10 +104,7 @@ no_value (const KernModel *m, const char *name, GError **error)
 static gboolean
 not_taken (const KernModel *m, const char *name, GError **error)
 {
-    g_autofree char *takers = kern_param_takers (name);
-    g_autofree char *who = takers ? g_strconcat ("kernels that take it: ",
-                                                 takers, NULL)
-                                  : g_strdup ("no kernel takes it");
+    g_autofree char *who = kern_param_takers (name);
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
                  "%s: no parameter %s (%s; `smsim kernels` lists the "
                  "parameters of each kernel)", m->id, name, who);
@@ -129,10 +122,11 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
     g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
                                : g_strdup (assignment);
     int i = param_index (m, g_strstrip (name));
-    if (eq == NULL)
-        return no_value (m, name, error);
+    /* One the kernel does not take is refused as such, value or not. */
     if (i < 0)
         return not_taken (m, name, error);
+    if (eq == NULL)
+        return no_value (m, i, error);
     if (*given & 1u << i) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: %s given twice (the second: %s); give each "

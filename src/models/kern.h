@@ -118,8 +118,9 @@ gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);
 
-/* "sgemm-10, sgemm-11": the models that take parameter 'name', in
- * `smsim kernels` order; NULL if none does.  Owned by the caller. */
+/* Who takes parameter 'name', for a message: "kernels that take it:
+ * sgemm-10, sgemm-11" (in `smsim kernels` order), or "no kernel takes
+ * it".  Owned by the caller. */
 char *kern_param_takers (const char *name);
 
 #endif

@@ -580,17 +580,16 @@ preset_check_sets (const char *const *sets, GError **error)
         g_autofree char *text = NULL;
         if (!split_set (sets[i], &group, &key, &text))
             continue;   /* preset_load says what is wrong with it */
-        char *id = g_strconcat (group, "\x1f", key, NULL);
+        g_autofree char *id = g_strconcat (group, "\x1f", key, NULL);
         const char *first = g_hash_table_lookup (seen, id);
         if (first != NULL) {
             g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,
                          "--set [%s] %s given twice (--set %s, then --set "
                          "%s): give each key once", group, key, first,
                          sets[i]);
-            g_free (id);
             return FALSE;
         }
-        g_hash_table_insert (seen, id, (gpointer) sets[i]);
+        g_hash_table_insert (seen, g_steal_pointer (&id), (gpointer) sets[i]);
     }
     return TRUE;
 }

@@ -169,13 +169,10 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
         const KernModel *m = s->kernels->pdata[i];
         const KernParam *p = find_param (m, key->param);
         if (p == NULL) {
-            g_autofree char *takers = kern_param_takers (key->param);
-            return g_strdup_printf ("kernel %s has no parameter %s (%s%s; "
+            g_autofree char *who = kern_param_takers (key->param);
+            return g_strdup_printf ("kernel %s has no parameter %s (%s; "
                                     "`smsim kernels` lists the parameters of "
-                                    "each kernel)", m->id, key->param,
-                                    takers ? "kernels that take it: "
-                                           : "no kernel takes it",
-                                    takers ? takers : "");
+                                    "each kernel)", m->id, key->param, who);
         }
         if (v < p->min || v > p->max)
             return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
@@ -469,7 +466,21 @@ sweep_check_row (const Sweep *s, guint64 point, const char *row, char **why)
     g_autoptr (GPtrArray) fields = csv_split (row);
     guint first = 1 + n;
     g_assert (fields->len > first);     /* 'want' ends with a comma */
-    return sweep_point_check (s->mode,
-                              (const char *const *) fields->pdata + first,
-                              fields->len - first, why);
+    if (!sweep_point_check (s->mode, (const char *const *) fields->pdata + first,
+                            fields->len - first, why))
+        return FALSE;
+    /* ... and so would one spelt otherwise (spaces, quotes), which the
+     * split reads past but the copy keeps. */
+    g_autoptr (GString) again = g_string_new (NULL);
+    for (guint i = first; i < fields->len; i++) {
+        if (i > first)
+            g_string_append_c (again, ',');
+        csv_append_field (again, fields->pdata[i]);
+    }
+    if (strcmp (row + want->len, again->str) != 0) {
+        *why = g_strdup_printf ("results '%s' not as the sweep writes them "
+                                "('%s')", row + want->len, again->str);
+        return FALSE;
+    }
+    return TRUE;
 }

@@ -164,8 +164,12 @@ expect_fail 2 "$SMSIM" trace gen --kernel sgemm-5 --size 256 -p BM -o "$work/bm.
 contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
 expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 --size 256 -p BM -o "$work/bm.png"
 contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
+# One the kernel does not take is refused as such, value or not: BM=32
+# would be refused on sgemm-1 too.
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param WM
-contains "$work/err" 'sgemm-5: --param WM: give NAME=VALUE (`smsim kernels` lists the parameters of each kernel)'
+contains "$work/err" "sgemm-5: no parameter WM (kernels that take it: sgemm-10, sgemm-11;"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 256 --param BM
+contains "$work/err" "sgemm-1: no parameter BM (kernels that take it: sgemm-4,"
 # Caches the launch leaves no set in ran as no cache at all: the A100's
 # L1 beside its largest carveout is 192 KiB - 164 KiB = 28672 B, 224
 # ways of 128 B; its L2 set 16 x 128 B = 2048 B.  An occupancy what-if

@@ -42,6 +42,13 @@ refused "bad.csv:4: regs = 'abc': not an integer" $occ --points bad.csv
 printf 'threads,regs,threads\n' >dup.csv
 # shellcheck disable=SC2086
 refused "dup.csv:1: key 'threads' is given twice" $occ --points dup.csv
+# On the command line a key varied twice, or varied and set, is a clash
+# of options (exit 1): which value a point takes is not left to their
+# order.
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy -V threads=128 -V threads=256 -V regs=32
+contains "$work/err" "--vary threads given twice"
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --set sm.registers=131072 -V sm.registers=65536 -V threads=128 -V regs=32
+contains "$work/err" "a key is varied or set, not both"
 printf '\n\nthreads,nosuch\n' >late.csv    # the header on line 3
 # shellcheck disable=SC2086
 refused "late.csv:3: unknown key 'nosuch'" $occ --points late.csv

@@ -113,6 +113,13 @@ resume_refuses l1_hit_rate 1e99x "a decimal number"
 sed -E '3s/,(true|false),([0-9]+),([0-9]+),$/,yes,\2,\3,/' rout.orig >rout.csv.journal
 grep -q ',yes,[0-9]*,[0-9]*,$' rout.csv.journal || fail "test setup: no sampled field"
 resume_refuses sampled yes "true or false"
+# A number spelt as the sweep never writes it (quoted, spaced) reads as
+# the number once split, but would be copied as it stands.
+set_field 5 '" 1234 "'
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $run -o rout.csv --resume
+contains "$work/err" "rout.csv.journal:3: "
+contains "$work/err" "not as the sweep writes them"
 # A point journaled twice (a sweep runs each once) is refused, even
 # when both rows agree.
 cp bad.orig bad.csv.journal
