@@ -45,6 +45,35 @@ sweep_free (Sweep *s)
 /* ------------------------------------------------------------------ */
 /* The points                                                          */
 
+/* A preset key that a points file's column and a --set both give: the
+ * file's value would win without a word (the command line's --vary is
+ * checked for the same before any file is read). */
+static gboolean
+check_points_sets (const Sweep *s, const SweepOptions *o, GError **error)
+{
+    for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++) {
+        const char *eq = strchr (o->sets[i], '=');
+        g_autofree char *name = eq ? g_strndup (o->sets[i],
+                                                (gsize) (eq - o->sets[i]))
+                                   : g_strdup (o->sets[i]);
+        SweepKey set;
+        if (!sweep_key_parse (g_strstrip (name), &set, NULL))
+            continue;   /* preset_load says what is wrong with it */
+        int column = set.kind == SWEEP_KEY_PRESET
+                         ? sweep_grid_find (s->grid, set.name) : -1;
+        sweep_key_clear (&set);
+        if (column >= 0) {
+            g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         "%s: column %s is also given by --set %s: a key is "
+                         "varied or set, not both", o->points_file,
+                         sweep_grid_key (s->grid, (guint) column)->name,
+                         o->sets[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 static gboolean
 build_grid (Sweep *s, const SweepOptions *o, GError **error)
 {
@@ -52,7 +81,8 @@ build_grid (Sweep *s, const SweepOptions *o, GError **error)
     if (o->points_file != NULL) {
         g_autofree char *text = NULL;
         if (!g_file_get_contents (o->points_file, &text, NULL, error) ||
-            !sweep_grid_add_points (s->grid, o->points_file, text, error))
+            !sweep_grid_add_points (s->grid, o->points_file, text, error) ||
+            !check_points_sets (s, o, error))
             return FALSE;
     }
     for (guint i = 0; o->vary != NULL && o->vary[i] != NULL; i++)

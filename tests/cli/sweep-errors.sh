@@ -49,6 +49,12 @@ expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy -V threads=128 -V threa
 contains "$work/err" "--vary threads given twice"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --set sm.registers=131072 -V sm.registers=65536 -V threads=128 -V regs=32
 contains "$work/err" "a key is varied or set, not both"
+# ... and so is a points file's column that a --set gives too (a file's
+# fault: exit 2).
+printf 'sm.registers,threads\n65536,128\n' >setpts.csv
+# shellcheck disable=SC2086
+refused "setpts.csv: column sm.registers is also given by --set sm.registers=131072" \
+    $occ --set sm.registers=131072 --points setpts.csv -V regs=32
 printf '\n\nthreads,nosuch\n' >late.csv    # the header on line 3
 # shellcheck disable=SC2086
 refused "late.csv:3: unknown key 'nosuch'" $occ --points late.csv
