@@ -285,7 +285,7 @@ Test (preset, check_sets_refuses_a_key_twice)
     cr_assert_not (preset_check_sets (twice, &error));
     cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR,
                                 PRESET_ERROR_SET_TWICE), "%s", error->message);
-    cr_assert (strstr (error->message, "[sm] registers given twice") != NULL,
+    cr_assert (strstr (error->message, "--set sm.registers given twice") != NULL,
                "%s", error->message);
     cr_assert (preset_check_sets (once, NULL));
     cr_assert (preset_check_sets (NULL, NULL));

@@ -67,9 +67,10 @@ cli_check_sets (const CmdEntry *cmd, char **sets)
     return FALSE;
 }
 
-/* NAME of "NAME=VALUE", spaces trimmed, as the kernel model reads it. */
+/* NAME of "NAME=VALUE", spaces trimmed, as the kernel model and the
+ * sweep read it. */
 static char *
-param_name (const char *assignment)
+name_of (const char *assignment)
 {
     const char *eq = strchr (assignment, '=');
     char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
@@ -78,20 +79,28 @@ param_name (const char *assignment)
 }
 
 gboolean
-cli_check_params (const CmdEntry *cmd, char **params)
+cli_check_once (const CmdEntry *cmd, const char *option, char **list,
+                const char *advice)
 {
-    for (int i = 0; params != NULL && params[i] != NULL; i++)
+    for (int i = 0; list != NULL && list[i] != NULL; i++)
         for (int j = 0; j < i; j++) {
-            g_autofree char *a = param_name (params[j]);
-            g_autofree char *b = param_name (params[i]);
+            g_autofree char *a = name_of (list[j]);
+            g_autofree char *b = name_of (list[i]);
             if (strcmp (a, b) == 0) {
-                cli_error (cmd, "--param %s given twice (--param %s, then "
-                           "--param %s); give each parameter once", a,
-                           params[j], params[i]);
+                cli_error (cmd, "%s %s given twice (%s %s, then %s %s); %s",
+                           option, a, option, list[j], option, list[i],
+                           advice);
                 return FALSE;
             }
         }
     return TRUE;
+}
+
+gboolean
+cli_check_params (const CmdEntry *cmd, char **params)
+{
+    return cli_check_once (cmd, "--param", params,
+                           "give each parameter once");
 }
 
 int

@@ -52,7 +52,11 @@ Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
  * CLI_EXIT_USAGE before any work). */
 gboolean cli_check_sets (const CmdEntry *cmd, char **sets);
 
-/* The same for a --param list: a parameter named twice. */
+/* The same for a list of NAME=VALUE given with 'option': a name given
+ * twice is refused, with 'advice' ("give each parameter once"). */
+gboolean cli_check_once (const CmdEntry *cmd, const char *option,
+                         char **list, const char *advice);
+/* ... for --param. */
 gboolean cli_check_params (const CmdEntry *cmd, char **params);
 
 /* The exit status for 'error' from cli_gpu_options_load: a command line

@@ -103,39 +103,18 @@ check_output (const SweepArgs *a, GError **error)
     return FALSE;
 }
 
-/* KEY of "KEY=VALUES" with no white space, as --set and --vary read it. */
-static char *
-key_of (const char *spec)
-{
-    const char *eq = strchr (spec, '=');
-    g_autofree char *name = eq ? g_strndup (spec, (gsize) (eq - spec))
-                               : g_strdup (spec);
-    GString *key = g_string_new (NULL);
-    for (const char *c = name; *c != '\0'; c++)
-        if (!g_ascii_isspace (*c))
-            g_string_append_c (key, *c);
-    return g_string_free (key, FALSE);
-}
-
 /* A key varied twice, or varied and set: which value a point would take
  * is the user's to say, not the order of the options'. */
 static gboolean
 check_vary (const CmdEntry *cmd, char **vary, char **sets)
 {
+    if (!cli_check_once (cmd, "--vary", vary, "give its values in one list"))
+        return FALSE;
     for (int i = 0; vary != NULL && vary[i] != NULL; i++) {
-        g_autofree char *key = key_of (vary[i]);
-        for (int j = 0; j < i; j++) {
-            g_autofree char *other = key_of (vary[j]);
-            if (strcmp (key, other) == 0) {
-                cli_error (cmd, "--vary %s given twice (--vary %s, then "
-                           "--vary %s); give its values in one list", key,
-                           vary[j], vary[i]);
-                return FALSE;
-            }
-        }
-        for (int j = 0; sets != NULL && sets[j] != NULL; j++) {
-            g_autofree char *set = key_of (sets[j]);
-            if (strcmp (key, set) == 0) {
+        g_autofree char *key = preset_set_name (vary[i]);
+        for (int j = 0; key != NULL && sets != NULL && sets[j] != NULL; j++) {
+            g_autofree char *set = preset_set_name (sets[j]);
+            if (set != NULL && strcmp (key, set) == 0) {
                 cli_error (cmd, "--vary %s and --set %s: a key is varied or "
                            "set, not both", vary[i], sets[j]);
                 return FALSE;

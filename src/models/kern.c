@@ -57,8 +57,8 @@ kern_find (const char *id)
     return NULL;
 }
 
-static int
-param_index (const KernModel *m, const char *name)
+int
+kern_param_index (const KernModel *m, const char *name)
 {
     for (int i = 0; i < m->n_params; i++)
         if (strcmp (m->params[i].name, name) == 0)
@@ -69,7 +69,7 @@ param_index (const KernModel *m, const char *name)
 gint64
 kern_param (const KernInstance *k, const char *name)
 {
-    int i = param_index (k->model, name);
+    int i = kern_param_index (k->model, name);
     g_assert (i >= 0);
     return k->param[i];
 }
@@ -79,7 +79,7 @@ kern_param_takers (const char *name)
 {
     g_autoptr (GString) ids = g_string_new (NULL);
     for (guint i = 0; i < G_N_ELEMENTS (models); i++)
-        if (param_index (models[i], name) >= 0)
+        if (kern_param_index (models[i], name) >= 0)
             g_string_append_printf (ids, "%s%s", ids->len ? ", " : "",
                                     models[i]->id);
     return ids->len ? g_strconcat ("kernels that take it: ", ids->str, NULL)
@@ -121,7 +121,7 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
     const char *eq = strchr (assignment, '=');
     g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
                                : g_strdup (assignment);
-    int i = param_index (m, g_strstrip (name));
+    int i = kern_param_index (m, g_strstrip (name));
     /* One the kernel does not take is refused as such, value or not. */
     if (i < 0)
         return not_taken (m, name, error);

@@ -115,6 +115,9 @@ gboolean kern_check_launch (const KernInstance *k, const GpuSpec *spec,
  * that cannot be cut (a trace's). */
 gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);
 
+/* The index of 'm''s parameter 'name' in m->params, or -1. */
+int kern_param_index (const KernModel *m, const char *name);
+
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);
 

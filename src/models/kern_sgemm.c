@@ -767,11 +767,8 @@ fixed_value (int kernel, int p)
 static int
 tiling (const KernInstance *k, int kernel, int p)
 {
-    const KernModel *m = k->model;
-    for (int i = 0; i < m->n_params; i++)
-        if (strcmp (m->params[i].name, param_names[p]) == 0)
-            return (int) k->param[i];
-    return fixed_value (kernel, p);
+    int i = kern_param_index (k->model, param_names[p]);
+    return i >= 0 ? (int) k->param[i] : fixed_value (kernel, p);
 }
 
 static gboolean

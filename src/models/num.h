@@ -11,4 +11,13 @@
  * for anything else, or one out of gint64's range. */
 gboolean num_parse_int (const char *text, gint64 *out);
 
+/* Decimal digits alone (no sign, space, point or exponent) filling all
+ * of 'text', within guint64; FALSE (and '*out' untouched) otherwise. */
+gboolean num_parse_uint (const char *text, guint64 *out);
+
+/* Whether 'text' is an optionally signed run of decimal digits, of any
+ * length: what tells a value too big for num_parse_int from one that
+ * is no integer at all. */
+gboolean num_is_integer (const char *text);
+
 #endif

@@ -132,18 +132,6 @@ slot_of (Preset *preset, const PkeyInfo *info)
     return (char *) &preset->spec + info->offset;
 }
 
-/* Digits, signed or not: an integer, if one past gint64's range. */
-static gboolean
-is_integer_text (const char *text)
-{
-    const char *c = text + (*text == '-' || *text == '+');
-    if (!g_ascii_isdigit (*c))
-        return FALSE;
-    while (g_ascii_isdigit (*c))
-        c++;
-    return *c == '\0';
-}
-
 static gboolean
 parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
             char **why)
@@ -156,7 +144,7 @@ parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
         if (*item == '\0' && items[i + 1] == NULL && i > 0)
             break;  /* GKeyFile lists may end with ';' */
         gboolean fits = num_parse_int (item, &v);
-        if (!fits && !is_integer_text (item)) {
+        if (!fits && !num_is_integer (item)) {
             *why = g_strdup_printf ("'%s' is not an integer%s", item,
                                     strchr (item, ',') != NULL
                                         ? " (a list's items are separated "
@@ -201,7 +189,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
     case PKEY_INT:
         if (!num_parse_int (text, &i)) {
             /* Digits past gint64 are an integer all the same: too big. */
-            *why = is_integer_text (text)
+            *why = num_is_integer (text)
                        ? g_strdup_printf ("out of range: must be %s %s",
                                           range, info->unit)
                        : g_strdup ("not an integer");
@@ -568,6 +556,17 @@ apply_set (Preset *preset, const char *assignment, GError **error)
     return TRUE;
 }
 
+char *
+preset_set_name (const char *assignment)
+{
+    g_autofree char *group = NULL;
+    g_autofree char *key = NULL;
+    g_autofree char *text = NULL;
+    if (!split_set (assignment, &group, &key, &text))
+        return NULL;
+    return g_strconcat (group, ".", key, NULL);
+}
+
 gboolean
 preset_check_sets (const char *const *sets, GError **error)
 {
@@ -575,21 +574,17 @@ preset_check_sets (const char *const *sets, GError **error)
                                                          g_str_equal, g_free,
                                                          NULL);
     for (int i = 0; sets != NULL && sets[i] != NULL; i++) {
-        g_autofree char *group = NULL;
-        g_autofree char *key = NULL;
-        g_autofree char *text = NULL;
-        if (!split_set (sets[i], &group, &key, &text))
+        g_autofree char *name = preset_set_name (sets[i]);
+        if (name == NULL)
             continue;   /* preset_load says what is wrong with it */
-        g_autofree char *id = g_strconcat (group, "\x1f", key, NULL);
-        const char *first = g_hash_table_lookup (seen, id);
+        const char *first = g_hash_table_lookup (seen, name);
         if (first != NULL) {
             g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,
-                         "--set [%s] %s given twice (--set %s, then --set "
-                         "%s): give each key once", group, key, first,
-                         sets[i]);
+                         "--set %s given twice (--set %s, then --set %s): "
+                         "give each key once", name, first, sets[i]);
             return FALSE;
         }
-        g_hash_table_insert (seen, g_steal_pointer (&id), (gpointer) sets[i]);
+        g_hash_table_insert (seen, g_steal_pointer (&name), (gpointer) sets[i]);
     }
     return TRUE;
 }

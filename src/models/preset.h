@@ -54,6 +54,11 @@ void preset_free (Preset *preset);
  * override an earlier one, for callers that layer their own on the
  * user's (a sweep's points, a figure's what-ifs). */
 gboolean preset_check_sets (const char *const *sets, GError **error);
+
+/* "group.key" of a --set assignment, stripped as preset_load reads it
+ * ("sm . registers = 1" is sm.registers), or NULL for one not of the
+ * form GROUP.KEY=VALUE.  Owned by the caller. */
+char *preset_set_name (const char *assignment);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
 
 const GpuSpec *preset_spec (const Preset *preset);

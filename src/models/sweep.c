@@ -52,16 +52,8 @@ static gboolean
 check_points_sets (const Sweep *s, const SweepOptions *o, GError **error)
 {
     for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++) {
-        const char *eq = strchr (o->sets[i], '=');
-        g_autofree char *name = eq ? g_strndup (o->sets[i],
-                                                (gsize) (eq - o->sets[i]))
-                                   : g_strdup (o->sets[i]);
-        SweepKey set;
-        if (!sweep_key_parse (g_strstrip (name), &set, NULL))
-            continue;   /* preset_load says what is wrong with it */
-        int column = set.kind == SWEEP_KEY_PRESET
-                         ? sweep_grid_find (s->grid, set.name) : -1;
-        sweep_key_clear (&set);
+        g_autofree char *name = preset_set_name (o->sets[i]);
+        int column = name != NULL ? sweep_grid_find (s->grid, name) : -1;
         if (column >= 0) {
             g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                          "%s: column %s is also given by --set %s: a key is "
@@ -180,15 +172,6 @@ collect_kernel (void *ctx, const SweepKey *key, const char *value,
     return TRUE;
 }
 
-static const KernParam *
-find_param (const KernModel *m, const char *name)
-{
-    for (int i = 0; i < m->n_params; i++)
-        if (strcmp (m->params[i].name, name) == 0)
-            return &m->params[i];
-    return NULL;
-}
-
 /* A parameter must exist, and hold the value, in every kernel swept. */
 static char *
 check_param (const Sweep *s, const SweepKey *key, const char *value)
@@ -197,7 +180,8 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
     num_parse_int (value, &v);
     for (guint i = 0; i < s->kernels->len; i++) {
         const KernModel *m = s->kernels->pdata[i];
-        const KernParam *p = find_param (m, key->param);
+        int i_param = kern_param_index (m, key->param);
+        const KernParam *p = i_param >= 0 ? &m->params[i_param] : NULL;
         if (p == NULL) {
             g_autofree char *who = kern_param_takers (key->param);
             return g_strdup_printf ("kernel %s has no parameter %s (%s; "

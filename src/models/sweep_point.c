@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "models/csv.h"
@@ -333,10 +332,8 @@ is_decimal (const char *text)
 static gboolean
 is_whole (const char *text)
 {
-    char *end = NULL;
-    errno = 0;
-    g_ascii_strtoull (text, &end, 10);
-    return g_ascii_isdigit (*text) && *end == '\0' && errno == 0;
+    guint64 v;
+    return num_parse_uint (text, &v);
 }
 
 /* What is wrong with 'value' as a field of 'kind', or NULL. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/num.h"
 #include "models/trace_head.h"
 #include "models/trace_store.h"
 
@@ -163,15 +164,12 @@ parse_param (TraceHead *h, char **v, GError **error)
 static gboolean
 parse_flops (TraceHead *h, const char *text, GError **error)
 {
-    char *end = NULL;
-    errno = 0;
-    guint64 v = g_ascii_strtoull (text, &end, 10);
-    if (!g_ascii_isdigit (*text) || *end != '\0' || errno != 0 ||
-        v > TRACE_FLOPS_MAX) {
+    guint64 v;
+    if (!num_parse_uint (text, &v) || v > TRACE_FLOPS_MAX) {
         return trace_format_error (error, "flops %s: must be a whole number "
                                    "in decimal digits, 0..%" G_GUINT64_FORMAT
-                                   " (2^53, the most a double holds "
-                                   "exactly)", text, TRACE_FLOPS_MAX);
+                                   " (2^53: a double holds every whole number "
+                                   "up to it exactly)", text, TRACE_FLOPS_MAX);
     }
     h->flops = (double) v;
     return TRUE;

@@ -51,7 +51,7 @@ rm -f 0002
 # any work (validate ran the whole validation).
 twice() {
     expect_fail 1 "$@" --set sm.registers=65536 --set "sm. registers = 131072"
-    contains "$work/err" "--set [sm] registers given twice (--set sm.registers=65536, then --set sm. registers = 131072)"
+    contains "$work/err" "--set sm.registers given twice (--set sm.registers=65536, then --set sm. registers = 131072)"
 }
 twice "$SMSIM" query --gpu a100
 twice "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32
@@ -65,7 +65,7 @@ twice "$SMSIM" plot occupancy --gpu a100 -o occ.png
     fail "a command with a --set key twice wrote its output"
 # Even with one value twice; other keys may each be given once.
 expect_fail 1 "$SMSIM" query --gpu a100 --set sm.registers=65536 --set sm.registers=65536
-contains "$work/err" "--set [sm] registers given twice"
+contains "$work/err" "--set sm.registers given twice"
 "$SMSIM" query --gpu a100 --set sm.registers=131072 --set sm.max_regs_per_block=131072 >/dev/null ||
     fail "two keys, once each, refused"
 echo "extra arguments and other bases refused ok"
