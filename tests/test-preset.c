@@ -280,13 +280,20 @@ Test (preset, check_sets_refuses_a_key_twice)
     const char *twice[] = { "sm.registers=65536", "device.sm_count=8",
                             " sm . registers =131072", NULL };
     const char *once[] = { "sm.registers=131072",
-                           "sm.max_regs_per_block=131072", "nonsense", NULL };
+                           "sm.max_regs_per_block=131072", NULL };
+    /* Not GROUP.KEY=VALUE: refused on the spot, as the command line's
+     * form, before any preset is read. */
+    const char *malformed[] = { "sm.registers=131072", "nonsense", NULL };
     g_autoptr (GError) error = NULL;
     cr_assert_not (preset_check_sets (twice, &error));
     cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR,
                                 PRESET_ERROR_SET_TWICE), "%s", error->message);
     cr_assert (strstr (error->message, "--set sm.registers given twice") != NULL,
                "%s", error->message);
+    g_clear_error (&error);
+    cr_assert_not (preset_check_sets (malformed, &error));
+    cr_assert (strstr (error->message, "--set nonsense: expected GROUP.KEY=VALUE")
+                   != NULL, "%s", error->message);
     cr_assert (preset_check_sets (once, NULL));
     cr_assert (preset_check_sets (NULL, NULL));
     const char *layered[] = { "sm.registers=65536", "sm.registers=131072",

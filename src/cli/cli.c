@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "cli/cli.h"
+#include "models/kern.h"
 
 /* Linux's own limit on the symlinks one lookup follows (ELOOP past it). */
 #define CLI_MAX_LINKS 40
@@ -104,9 +105,10 @@ cli_check_params (const CmdEntry *cmd, char **params)
 }
 
 int
-cli_gpu_options_status (const GError *error)
+cli_error_status (const GError *error)
 {
-    return g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NO_GPU)
+    return g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NO_GPU) ||
+                   g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM)
                ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
 

@@ -59,11 +59,12 @@ gboolean cli_check_once (const CmdEntry *cmd, const char *option,
 /* ... for --param. */
 gboolean cli_check_params (const CmdEntry *cmd, char **params);
 
-/* The exit status for 'error' from cli_gpu_options_load: a command line
- * that names no GPU is missing an option (CLI_EXIT_USAGE, as any
- * command's missing option is); a preset that cannot be had or is
- * refused is bad input (CLI_EXIT_FAIL). */
-int cli_gpu_options_status (const GError *error);
+/* The exit status for 'error' from loading the preset or making the
+ * kernel's launch: a command line that names no GPU is missing an
+ * option, and a --param with no value is malformed (CLI_EXIT_USAGE, as
+ * any command's are); a preset or kernel that cannot be had or refuses
+ * a value is bad input (CLI_EXIT_FAIL). */
+int cli_error_status (const GError *error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliGpuOptions, cli_gpu_options_clear)
 
 typedef enum { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } CliFormat;

@@ -354,7 +354,7 @@ occupancy_exec (int argc, char **argv)
             g_autoptr (Preset) preset = cli_gpu_options_load (&gpu, &error);
             if (preset == NULL) {
                 cli_error (cmd, "%s", error->message);
-                status = cli_gpu_options_status (error);
+                status = cli_error_status (error);
             } else if (o.batch != NULL) {
                 status = batch (cmd, preset_spec (preset), &o);
             } else {

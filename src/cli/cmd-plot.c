@@ -112,7 +112,7 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
         cli_error (cmd, "%s: %s", fig->name, error->message);
         *no_gnuplot = g_error_matches (error, SMSIM_GNUPLOT_ERROR,
                                        GNUPLOT_ERROR_MISSING);
-        return CLI_EXIT_FAIL;
+        return cli_error_status (error);
     }
     printf ("%s\n", out);
     fflush (stdout);
@@ -256,28 +256,44 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     return plot_one (cmd, fig, o, path, data, a->verbose, &no_gnuplot);
 }
 
-/* A figure is given only the options it reads (its FigDef says which). */
+/* A figure is given only the options it reads (its FigDef says which):
+ * a preset option counts as read where the figure takes --gpu (--set
+ * also where it names --set), and --set as not read beside --from,
+ * whose table was simulated already. */
 static gboolean
-check_takes (const CmdEntry *cmd, const FigDef *fig, const PlotArgs *a)
+check_takes (const CmdEntry *cmd, const FigDef *fig,
+             const CliGpuOptions *gpu, const PlotArgs *a)
 {
+    gboolean takes_gpu = strstr (fig->options, "--gpu") != NULL;
     const struct {
         const char *name;
-        gboolean given;
+        gboolean given, taken;
     } opts[] = {
-        { "--size", a->size != NOT_GIVEN },
-        { "--kernel", a->kernel != NULL },
-        { "--param", a->params != NULL },
-        { "--threads", a->threads != NOT_GIVEN },
-        { "--regs", a->regs != NOT_GIVEN },
-        { "--smem", a->smem != NOT_GIVEN },
-        { "--from", a->from != NULL },
+        { "--gpu", gpu->gpu != NULL, takes_gpu },
+        { "--config", gpu->config != NULL, takes_gpu },
+        { "--set", gpu->sets != NULL,
+          takes_gpu || strstr (fig->options, "--set") != NULL },
+        { "--size", a->size != NOT_GIVEN, FALSE },
+        { "--kernel", a->kernel != NULL, FALSE },
+        { "--param", a->params != NULL, FALSE },
+        { "--threads", a->threads != NOT_GIVEN, FALSE },
+        { "--regs", a->regs != NOT_GIVEN, FALSE },
+        { "--smem", a->smem != NOT_GIVEN, FALSE },
+        { "--from", a->from != NULL, FALSE },
     };
     for (guint i = 0; i < G_N_ELEMENTS (opts); i++)
-        if (opts[i].given && strstr (fig->options, opts[i].name) == NULL) {
+        if (opts[i].given && !opts[i].taken &&
+            strstr (fig->options, opts[i].name) == NULL) {
             cli_error (cmd, "figure %s does not take %s (it takes %s)",
                        fig->name, opts[i].name, fig->options);
             return FALSE;
         }
+    if (a->from != NULL && gpu->sets != NULL) {
+        cli_error (cmd, "figure %s draws the table --from %s names, as it "
+                        "was simulated: --set would change nothing (give "
+                        "one or the other)", fig->name, a->from);
+        return FALSE;
+    }
     return TRUE;
 }
 
@@ -305,7 +321,8 @@ check_counts (const CmdEntry *cmd, const PlotArgs *a)
 
 /* The command line makes sense before anything runs. */
 static gboolean
-check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
+check_args (const CmdEntry *cmd, int argc, char **argv,
+            const CliGpuOptions *gpu, const PlotArgs *a)
 {
     if (argc != 2) {
         cli_error (cmd, argc < 2 ? "name a figure, or all (`smsim plot "
@@ -319,7 +336,7 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const PlotArgs *a)
                    argv[1]);
         return FALSE;
     }
-    if (!all && !check_takes (cmd, fig_find (argv[1]), a))
+    if (!all && !check_takes (cmd, fig_find (argv[1]), gpu, a))
         return FALSE;
     if (!check_counts (cmd, a))
         return FALSE;
@@ -456,7 +473,7 @@ plot_exec (int argc, char **argv)
     else if (a.list) {
         list_figures ();
         status = CLI_EXIT_OK;
-    } else if (check_args (cmd, argc, argv, &a)) {
+    } else if (check_args (cmd, argc, argv, &gpu, &a)) {
         fig_options_from (&o, &gpu, &a);
         status = plot_named (cmd, argv[1], &o, &a);
     }

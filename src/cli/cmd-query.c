@@ -202,7 +202,7 @@ show (const CmdEntry *cmd, const CliGpuOptions *gpu, gboolean sources,
     g_autoptr (Preset) preset = cli_gpu_options_load (gpu, &error);
     if (preset == NULL) {
         cli_error (cmd, "%s", error->message);
-        return cli_gpu_options_status (error);
+        return cli_error_status (error);
     }
     if (format == CLI_FORMAT_JSON)
         print_json (preset);

@@ -29,7 +29,7 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
 
     if (preset == NULL) {
         cli_error (cmd, "%s", error->message);
-        return cli_gpu_options_status (error);
+        return cli_error_status (error);
     }
     if (model == NULL) {
         cli_error (cmd, "unknown kernel '%s' (`smsim kernels` lists them)",
@@ -41,7 +41,7 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
         model, spec, a->size, (const char *const *) a->params, &error);
     if (k == NULL) {
         cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_FAIL;
+        return cli_error_status (error);
     }
     return report_run (cmd, spec, k, ro, format);
 }

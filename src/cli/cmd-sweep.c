@@ -103,11 +103,21 @@ check_output (const SweepArgs *a, GError **error)
     return FALSE;
 }
 
-/* A key varied twice, or varied and set: which value a point would take
- * is the user's to say, not the order of the options'. */
+/* A --vary not KEY=V1,V2,..., a key varied twice, or varied and set:
+ * which value a point would take is the user's to say, not the order of
+ * the options'. */
 static gboolean
 check_vary (const CmdEntry *cmd, char **vary, char **sets)
 {
+    for (int i = 0; vary != NULL && vary[i] != NULL; i++) {
+        g_autoptr (GError) error = NULL;
+        g_autofree char *name = NULL;
+        g_auto (GStrv) values = NULL;
+        if (!sweep_grid_parse_vary (vary[i], &name, &values, &error)) {
+            cli_error (cmd, "%s", error->message);
+            return FALSE;
+        }
+    }
     if (!cli_check_once (cmd, "--vary", vary, "give its values in one list"))
         return FALSE;
     for (int i = 0; vary != NULL && vary[i] != NULL; i++) {
@@ -217,7 +227,7 @@ sweep (const CmdEntry *cmd, const SweepOptions *o, const SweepArgs *a)
 
     if (s == NULL) {
         cli_error (cmd, "%s", error->message);
-        return cli_gpu_options_status (error);
+        return cli_error_status (error);
     }
     keep_freed_memory ();
     w.bar = progress_new ("smsim sweep", "points");

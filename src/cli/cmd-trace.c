@@ -65,7 +65,7 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
         g_prefix_error (&error, "-o %s (a link): ", output);
     if (error != NULL) {
         cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_FAIL;
+        return cli_error_status (error);
     }
     printf ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
             " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "

@@ -92,7 +92,7 @@ static gboolean
 no_value (const KernModel *m, int i, GError **error)
 {
     const KernParam *p = &m->params[i];
-    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
                  "%s: --param %s: give NAME=VALUE, e.g. %s=%" G_GINT64_FORMAT
                  " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")", m->id,
                  p->name, p->name, p->def, p->min, p->max);
@@ -122,6 +122,13 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
     g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
                                : g_strdup (assignment);
     int i = kern_param_index (m, g_strstrip (name));
+    if (*name == '\0') {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
+                     "%s: --param %s: give NAME=VALUE (`smsim kernels` "
+                     "lists the parameters of each kernel)", m->id,
+                     assignment);
+        return FALSE;
+    }
     /* One the kernel does not take is refused as such, value or not. */
     if (i < 0)
         return not_taken (m, name, error);

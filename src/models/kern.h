@@ -27,7 +27,8 @@ GQuark kern_error_quark (void);
 typedef enum {
     KERN_ERROR_UNKNOWN,     /* no such kernel or parameter */
     KERN_ERROR_PARAM,       /* a parameter out of range or inconsistent */
-    KERN_ERROR_SIZE         /* a size the real kernel cannot run */
+    KERN_ERROR_SIZE,        /* a size the real kernel cannot run */
+    KERN_ERROR_FORM         /* a --param not NAME=VALUE */
 } KernError;
 
 #define KERN_MAX_PARAMS 12

@@ -521,17 +521,22 @@ split_set (const char *assignment, char **group, char **key, char **text)
 }
 
 static gboolean
+not_an_assignment (const char *assignment, GError **error)
+{
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+                 "--set %s: expected GROUP.KEY=VALUE, e.g. "
+                 "sm.registers=131072", assignment);
+    return FALSE;
+}
+
+static gboolean
 apply_set (Preset *preset, const char *assignment, GError **error)
 {
     g_autofree char *group = NULL;
     g_autofree char *key = NULL;
     g_autofree char *text = NULL;
-    if (!split_set (assignment, &group, &key, &text)) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
-                     "--set %s: expected GROUP.KEY=VALUE, e.g. "
-                     "sm.registers=131072", assignment);
-        return FALSE;
-    }
+    if (!split_set (assignment, &group, &key, &text))
+        return not_an_assignment (assignment, error);
     const PkeyInfo *info = pkey_find (group, key);
     g_autofree char *why = NULL;
     if (info == NULL) {
@@ -576,7 +581,7 @@ preset_check_sets (const char *const *sets, GError **error)
     for (int i = 0; sets != NULL && sets[i] != NULL; i++) {
         g_autofree char *name = preset_set_name (sets[i]);
         if (name == NULL)
-            continue;   /* preset_load says what is wrong with it */
+            return not_an_assignment (sets[i], error);
         const char *first = g_hash_table_lookup (seen, name);
         if (first != NULL) {
             g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,

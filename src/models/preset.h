@@ -49,10 +49,11 @@ Preset *preset_load (const char *gpu, const char *config,
                      const char *const *sets, GError **error);
 void preset_free (Preset *preset);
 
-/* Whether the command line's 'sets' name each key once: a second value
- * would quietly win.  preset_load itself lets a later assignment
- * override an earlier one, for callers that layer their own on the
- * user's (a sweep's points, a figure's what-ifs). */
+/* Whether the command line's 'sets' are each GROUP.KEY=VALUE, and
+ * name each key once: a second value would quietly win.  preset_load
+ * itself lets a later assignment override an earlier one, for callers
+ * that layer their own on the user's (a sweep's points, a figure's
+ * what-ifs). */
 gboolean preset_check_sets (const char *const *sets, GError **error);
 
 /* "group.key" of a --set assignment, stripped as preset_load reads it

@@ -97,29 +97,42 @@ add_key (SweepGrid *g, const char *name, guint at, GError **error)
 }
 
 gboolean
-sweep_grid_add_vary (SweepGrid *g, const char *spec, GError **error)
+sweep_grid_parse_vary (const char *spec, char **name, char ***values,
+                       GError **error)
 {
     const char *eq = strchr (spec, '=');
-    g_autofree char *name = eq ? g_strstrip (g_strndup (spec, (gsize) (eq - spec)))
-                               : NULL;
-    if (eq == NULL || *name == '\0') {
+    g_autofree char *key = eq ? g_strstrip (g_strndup (spec, (gsize) (eq - spec)))
+                              : NULL;
+    if (eq == NULL || *key == '\0') {
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                      "--vary %s: expected KEY=V1,V2,... (KEY is %s)", spec,
                      sweep_key_help ());
         return FALSE;
     }
-    g_auto (GStrv) values = g_strsplit (eq + 1, ",", -1);
-    for (int i = 0; values[i] != NULL; i++)
-        if (*g_strstrip (values[i]) == '\0') {
+    g_auto (GStrv) list = g_strsplit (eq + 1, ",", -1);
+    for (int i = 0; list[i] != NULL; i++)
+        if (*g_strstrip (list[i]) == '\0') {
             g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                          "--vary %s: value %d is empty", spec, i + 1);
             return FALSE;
         }
-    if (values[0] == NULL) {
+    if (list[0] == NULL) {
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                      "--vary %s: no values", spec);
         return FALSE;
     }
+    *name = g_steal_pointer (&key);
+    *values = g_steal_pointer (&list);
+    return TRUE;
+}
+
+gboolean
+sweep_grid_add_vary (SweepGrid *g, const char *spec, GError **error)
+{
+    g_autofree char *name = NULL;
+    g_auto (GStrv) values = NULL;
+    if (!sweep_grid_parse_vary (spec, &name, &values, error))
+        return FALSE;
     if (!add_key (g, name, g->keys->len, error)) {
         g_prefix_error (error, "--vary %s: ", spec);
         return FALSE;

@@ -34,6 +34,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SweepGrid, sweep_grid_free)
  * unknown key or an empty list is an error naming it. */
 gboolean sweep_grid_add_vary (SweepGrid *grid, const char *spec,
                               GError **error);
+/* Its form alone: the key and the values of 'spec', or an error. */
+gboolean sweep_grid_parse_vary (const char *spec, char **name,
+                                char ***values, GError **error);
 
 /* A points file's text, named 'name' in messages: a header of keys,
  * then one point per line (blank lines skipped).  At most one file. */

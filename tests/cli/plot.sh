@@ -137,6 +137,14 @@ contains "$work/r64-err" "7 of the 11 SGEMM kernels cannot run at 64"
 expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 -o "$work/t.png"
 contains "$work/err" "default size (give --size)"
 expect_fail 1 "$SMSIM" plot coalescing --from "$work/v.csv"
+# Figure 6 is both GPUs' validation, on their own presets: --gpu and
+# --config would be ignored, and --set too beside --from's table.
+expect_fail 1 "$SMSIM" plot 6 --gpu a100 --from "$work/v.csv"
+contains "$work/err" "figure sgemm-validation does not take --gpu"
+expect_fail 1 "$SMSIM" plot 6 --config "$work/none.ini" --from "$work/v.csv"
+contains "$work/err" "does not take --config"
+expect_fail 1 "$SMSIM" plot 6 --set sm.registers=65536 --from "$work/v.csv"
+contains "$work/err" "--set would change nothing"
 expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"
 contains "$work/err" "none.csv"

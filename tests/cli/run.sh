@@ -22,6 +22,11 @@ for want in "sgemm-1:" "sgemm-3:" "sgemm-4:BM BN BK TM THREADS " \
     got=$(params_of "${want%%:*}")
     [ "$got" = "${want#*:}" ] || fail "kernels lists '$got' for ${want%%:*}, expected '${want#*:}'"
 done
+# ... and says so where there are none, rather than leaving a gap.
+for id in sgemm-1 sgemm-2 sgemm-3; do
+    awk -v id="$id" '/^[^ ]/ { on = $1 == id; next } on && /^ +parameters +none$/ { found = 1 } END { exit !found }' "$work/k" ||
+        fail "kernels: $id has no 'parameters none' line"
+done
 
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
@@ -157,13 +162,27 @@ contains "$work/err" "sgemm-1: no parameter BM (kernels that take it: sgemm-4, s
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 256 --param NOSUCH=1
 contains "$work/err" "vecadd: no parameter NOSUCH (no kernel takes it;"
 # A parameter with no value says so, not that the kernel lacks it; as
-# in every command that takes --param.
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM
+# in every command that takes --param.  A malformed command line: exit
+# 1 (a value the kernel refuses is bad input, 2).
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM
 contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
-expect_fail 2 "$SMSIM" trace gen --kernel sgemm-5 --size 256 -p BM -o "$work/bm.trace"
+expect_fail 1 "$SMSIM" trace gen --kernel sgemm-5 --size 256 -p BM -o "$work/bm.trace"
 contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
-expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 --size 256 -p BM -o "$work/bm.png"
+expect_fail 1 "$SMSIM" plot timeline --kernel sgemm-5 --size 256 -p BM -o "$work/bm.png"
 contains "$work/err" "sgemm-5: --param BM: give NAME=VALUE, e.g. BM=128 (8..256)"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param =128
+contains "$work/err" "sgemm-5: --param =128: give NAME=VALUE"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM=abc
+contains "$work/err" "sgemm-5: BM = abc: must be an integer in 8..256"
+# So is a --set that is not GROUP.KEY=VALUE, in every command.
+for c in "run --kernel vecadd --size 256" "occupancy --threads 256 --regs 32" \
+         "query" "validate" "plot coalescing"; do
+    # shellcheck disable=SC2086
+    expect_fail 1 "$SMSIM" $c --gpu a6000 --set sm.registers
+    contains "$work/err" "--set sm.registers: expected GROUP.KEY=VALUE"
+done
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel vecadd --size 256 --set =5
+contains "$work/err" "--set =5: expected GROUP.KEY=VALUE"
 # One the kernel does not take is refused as such, value or not: BM=32
 # would be refused on sgemm-1 too.
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param WM

@@ -42,6 +42,13 @@ refused "bad.csv:4: regs = 'abc': not an integer" $occ --points bad.csv
 printf 'threads,regs,threads\n' >dup.csv
 # shellcheck disable=SC2086
 refused "dup.csv:1: key 'threads' is given twice" $occ --points dup.csv
+# A --vary not KEY=V1,V2,... is a malformed command line (exit 1).
+expect_fail 1 "$SMSIM" sweep --gpu a100 --vary kernel --vary size=64
+contains "$work/err" "--vary kernel: expected KEY=V1,V2,..."
+expect_fail 1 "$SMSIM" sweep --gpu a100 --vary =vecadd --vary size=64
+contains "$work/err" "--vary =vecadd: expected KEY=V1,V2,..."
+expect_fail 1 "$SMSIM" sweep --gpu a100 --vary kernel=vecadd --vary size=64,,128
+contains "$work/err" "--vary size=64,,128: value 2 is empty"
 # On the command line a key varied twice, or varied and set, is a clash
 # of options (exit 1): which value a point takes is not left to their
 # order.
