@@ -303,6 +303,37 @@ Test (preset, check_sets_refuses_a_key_twice)
     cr_assert_eq (preset_spec (p)->sm.registers, 131072);
 }
 
+/* The key table's type and range (pkey.c), without a preset: what a
+ * sweep checks its values by before any point runs. */
+Test (preset, value_problem_by_type_and_range)
+{
+    const struct {
+        const char *name, *text, *want;    /* want NULL: taken */
+    } cases[] = {
+        { "sm.registers", "65536", NULL },
+        { "sm.registers", "abc", "not an integer" },
+        { "sm.registers", "512", "must be 1024..4194304 registers" },
+        { "device.name", "My GPU", NULL },
+        { "alloc.carveout", "yes", "must be true or false" },
+        { "alloc.carveout_steps_kib", "0;8;4", "strictly ascending" },
+        { "sched.policy", "gto", NULL },
+        { "sched.policy", "fastest", "must be one of" },
+        { "sm.registerz", "1", "no preset key sm.registerz" },
+        { "registers", "1", "no preset key registers" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        g_autofree char *why = preset_value_problem (cases[i].name,
+                                                     cases[i].text);
+        if (cases[i].want == NULL)
+            cr_expect_null (why, "%s = %s: %s", cases[i].name, cases[i].text,
+                            why);
+        else
+            cr_expect (why != NULL && strstr (why, cases[i].want) != NULL,
+                       "%s = %s: '%s', expected '%s'", cases[i].name,
+                       cases[i].text, why ? why : "(taken)", cases[i].want);
+    }
+}
+
 Test (preset, gpu_and_config_with_base_conflict)
 {
     g_autofree char *path = tu_write_file ("both.ini",

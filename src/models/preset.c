@@ -572,6 +572,24 @@ preset_set_name (const char *assignment)
     return g_strconcat (group, ".", key, NULL);
 }
 
+char *
+preset_value_problem (const char *name, const char *text)
+{
+    const char *dot = strchr (name, '.');
+    g_autofree char *group = dot ? g_strndup (name, (gsize) (dot - name)) : NULL;
+    const PkeyInfo *info = dot ? pkey_find (group, dot + 1) : NULL;
+    if (info == NULL)
+        return g_strdup_printf ("no preset key %s", name);
+    /* The table's type and range alone: no preset's values involved. */
+    Preset scratch;
+    memset (&scratch, 0, sizeof scratch);
+    char *why = NULL;
+    if (store_value (&scratch, info, text, &why) &&
+        info->type == PKEY_STRING && info->offset != (size_t) -1)
+        g_free (*(char **) slot_of (&scratch, info));
+    return why;
+}
+
 gboolean
 preset_check_sets (const char *const *sets, GError **error)
 {

@@ -60,6 +60,12 @@ gboolean preset_check_sets (const char *const *sets, GError **error);
  * ("sm . registers = 1" is sm.registers), or NULL for one not of the
  * form GROUP.KEY=VALUE.  Owned by the caller. */
 char *preset_set_name (const char *assignment);
+
+/* What is wrong with 'text' as the value of the key "group.key" 'name'
+ * (its type and range: "not an integer", "must be 1024..4194304
+ * registers"), or NULL where any preset would take it.  Owned by the
+ * caller. */
+char *preset_value_problem (const char *name, const char *text);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
 
 const GpuSpec *preset_spec (const Preset *preset);

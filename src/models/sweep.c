@@ -196,21 +196,6 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
     return NULL;
 }
 
-/* The preset loader knows each key's type and range: a value it
- * refuses is bad input; GPUs whose keys contradict each other are
- * left to the points (another key of the point may reconcile them). */
-static char *
-check_preset_value (Sweep *s, const SweepKey *key, const char *value)
-{
-    g_autofree char *set = g_strdup_printf ("%s=%s", key->name, value);
-    const char *const overrides[] = { set, NULL };
-    g_autoptr (GError) error = NULL;
-    if (sweep_cache_spec (s->cache, overrides, &error) != NULL ||
-        !g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE))
-        return NULL;
-    return g_strdup (error->message);
-}
-
 static gboolean
 check_value (void *ctx, const SweepKey *key, const char *value,
              const char *where, GError **error)
@@ -220,8 +205,11 @@ check_value (void *ctx, const SweepKey *key, const char *value,
     if (sweep_key_check_value (key, value, &why)) {
         if (key->kind == SWEEP_KEY_PARAM)
             why = check_param (s, key, value);
+        /* A value of the wrong type or range is bad input; GPUs whose
+         * keys contradict each other are left to the points (another
+         * key of the point may reconcile them). */
         else if (key->kind == SWEEP_KEY_PRESET)
-            why = check_preset_value (s, key, value);
+            why = preset_value_problem (key->name, value);
     }
     if (why == NULL)
         return TRUE;

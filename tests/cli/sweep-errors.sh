@@ -18,7 +18,7 @@ refused "unknown key 'sm.registerz'" $occ --vary threads=64 --vary regs=32 --var
 # shellcheck disable=SC2086
 refused "unknown key 'warps'" $occ --vary warps=2
 # shellcheck disable=SC2086
-refused "sm.registers = '512': --set [sm] registers = 512: must be 1024..4194304" \
+refused "--vary sm.registers: sm.registers = '512': must be 1024..4194304 registers" \
     $occ --vary threads=64 --vary regs=32 --vary sm.registers=65536,512
 # shellcheck disable=SC2086
 refused "--vary carveout: carveout = '150': must be -1..100" \
