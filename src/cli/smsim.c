@@ -46,7 +46,10 @@ usage (FILE *out)
              "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
              "  smsim validate\n"
              "  smsim sweep --gpu a100 --mode occupancy --vary threads=128,256 "
-             "--vary regs=32,64\n");
+             "--vary regs=32,64\n"
+             "\nExit status: 0 done; 1 a bad command line (an option missing "
+             "or malformed,\nor options that clash); 2 bad input (a file, a "
+             "value the preset or kernel\nrefuses) or a failed run.\n");
 }
 
 /* Exact name, else the one command the prefix names. */
