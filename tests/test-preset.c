@@ -231,7 +231,12 @@ static const Bad bad[] = {
       { "'200,100' is not an integer", "separated by ';'", "" } },
     { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
       { "sm.nonsense", "unknown key", "" } },
-    { "", "registers", "a100", PRESET_ERROR_UNKNOWN_KEY,
+    /* Not GROUP.KEY=VALUE, or a part empty: the form (exit 1 in the
+     * commands), not an unknown key. */
+    { "", "registers", "a100", PRESET_ERROR_FORM,
+      { "GROUP.KEY=VALUE", "", "" } },
+    { "", "sm.=5", "a100", PRESET_ERROR_FORM, { "--set sm.=5", "", "" } },
+    { "", "sm.registers= ", "a100", PRESET_ERROR_FORM,
       { "GROUP.KEY=VALUE", "", "" } },
     { "", "sm.sub_partitions=3", "a100", PRESET_ERROR_INCONSISTENT,
       { "[sm] registers = 65536", "sub-partitions", "" } },

@@ -98,8 +98,16 @@ cli_check_once (const CmdEntry *cmd, const char *option, char **list,
 }
 
 gboolean
-cli_check_params (const CmdEntry *cmd, char **params)
+cli_check_params (const CmdEntry *cmd, char **params, const char *kernel)
 {
+    const KernModel *m = kernel != NULL ? kern_find (kernel) : NULL;
+    for (int i = 0; params != NULL && params[i] != NULL; i++) {
+        g_autoptr (GError) error = NULL;
+        if (!kern_check_param_form (m, params[i], &error)) {
+            cli_error (cmd, "%s", error->message);
+            return FALSE;
+        }
+    }
     return cli_check_once (cmd, "--param", params,
                            "give each parameter once");
 }
@@ -108,6 +116,8 @@ int
 cli_error_status (const GError *error)
 {
     return g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NO_GPU) ||
+                   g_error_matches (error, SMSIM_PRESET_ERROR,
+                                    PRESET_ERROR_FORM) ||
                    g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM)
                ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }

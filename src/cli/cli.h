@@ -56,14 +56,16 @@ gboolean cli_check_sets (const CmdEntry *cmd, char **sets);
  * twice is refused, with 'advice' ("give each parameter once"). */
 gboolean cli_check_once (const CmdEntry *cmd, const char *option,
                          char **list, const char *advice);
-/* ... for --param. */
-gboolean cli_check_params (const CmdEntry *cmd, char **params);
+/* ... for --param, each NAME=VALUE first (kern_check_param_form, with
+ * the model of 'kernel' where it is one). */
+gboolean cli_check_params (const CmdEntry *cmd, char **params,
+                           const char *kernel);
 
 /* The exit status for 'error' from loading the preset or making the
  * kernel's launch: a command line that names no GPU is missing an
- * option, and a --param with no value is malformed (CLI_EXIT_USAGE, as
- * any command's are); a preset or kernel that cannot be had or refuses
- * a value is bad input (CLI_EXIT_FAIL). */
+ * option, and a --set or --param not NAME=VALUE is malformed
+ * (CLI_EXIT_USAGE, as any command's are); a preset or kernel that
+ * cannot be had or refuses a value is bad input (CLI_EXIT_FAIL). */
 int cli_error_status (const GError *error);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliGpuOptions, cli_gpu_options_clear)
 

@@ -42,10 +42,14 @@ list_figures (void)
 {
     guint n;
     const FigDef *const *figs = fig_all (&n);
-    for (guint i = 0; i < n; i++)
-        printf ("%2d  %-17s %s\n    %-17s default --gpu %s; takes %s\n",
-                figs[i]->number, figs[i]->name, figs[i]->summary, "",
-                figs[i]->default_gpu, figs[i]->options);
+    for (guint i = 0; i < n; i++) {
+        printf ("%2d  %-17s %s\n    %-17s ", figs[i]->number, figs[i]->name,
+                figs[i]->summary, "");
+        /* One that takes no --gpu names its GPUs in its summary. */
+        if (strstr (figs[i]->options, "--gpu") != NULL)
+            printf ("default --gpu %s; ", figs[i]->default_gpu);
+        printf ("takes %s\n", figs[i]->options);
+    }
 }
 
 static void
@@ -257,9 +261,9 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
 }
 
 /* A figure is given only the options it reads (its FigDef says which):
- * a preset option counts as read where the figure takes --gpu (--set
- * also where it names --set), and --set as not read beside --from,
- * whose table was simulated already. */
+ * a preset option counts as read where the figure takes --gpu, or
+ * names it, and --set as not read beside --from, whose table was
+ * simulated already. */
 static gboolean
 check_takes (const CmdEntry *cmd, const FigDef *fig,
              const CliGpuOptions *gpu, const PlotArgs *a)
@@ -271,8 +275,7 @@ check_takes (const CmdEntry *cmd, const FigDef *fig,
     } opts[] = {
         { "--gpu", gpu->gpu != NULL, takes_gpu },
         { "--config", gpu->config != NULL, takes_gpu },
-        { "--set", gpu->sets != NULL,
-          takes_gpu || strstr (fig->options, "--set") != NULL },
+        { "--set", gpu->sets != NULL, takes_gpu },
         { "--size", a->size != NOT_GIVEN, FALSE },
         { "--kernel", a->kernel != NULL, FALSE },
         { "--param", a->params != NULL, FALSE },
@@ -465,7 +468,7 @@ plot_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
-        !cli_check_params (cmd, a.params))
+        !cli_check_params (cmd, a.params, a.kernel))
         ;
     else if (a.list && argc > 1)
         cli_error (cmd, "--list lists the figures; it takes no NAME ('%s')",

@@ -147,7 +147,7 @@ run_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, entries, NULL);
     g_option_context_add_main_entries (ctx, ro.entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
-        !cli_check_params (cmd, a.params))
+        !cli_check_params (cmd, a.params, a.kernel))
         ;
     else if (argc > 1)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);

@@ -103,17 +103,16 @@ check_output (const SweepArgs *a, GError **error)
     return FALSE;
 }
 
-/* A --vary not KEY=V1,V2,..., a key varied twice, or varied and set:
- * which value a point would take is the user's to say, not the order of
- * the options'. */
+/* The --vary list as a command line: each KEY=V1,V2,... (the grid,
+ * made later, takes them in full); no key varied twice, or varied and
+ * set, as which value a point would take is the user's to say, not the
+ * order of the options'. */
 static gboolean
 check_vary (const CmdEntry *cmd, char **vary, char **sets)
 {
     for (int i = 0; vary != NULL && vary[i] != NULL; i++) {
         g_autoptr (GError) error = NULL;
-        g_autofree char *name = NULL;
-        g_auto (GStrv) values = NULL;
-        if (!sweep_grid_parse_vary (vary[i], &name, &values, &error)) {
+        if (!sweep_grid_parse_vary (vary[i], NULL, NULL, &error)) {
             cli_error (cmd, "%s", error->message);
             return FALSE;
         }

@@ -133,7 +133,7 @@ gen_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
-        !cli_check_params (cmd, params))
+        !cli_check_params (cmd, params, kernel))
         return CLI_EXIT_USAGE;
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);

@@ -47,9 +47,10 @@ usage (FILE *out)
              "  smsim validate\n"
              "  smsim sweep --gpu a100 --mode occupancy --vary threads=128,256 "
              "--vary regs=32,64\n"
-             "\nExit status: 0 done; 1 a bad command line (an option missing "
-             "or malformed,\nor options that clash); 2 bad input (a file, a "
-             "value the preset or kernel\nrefuses) or a failed run.\n");
+             "\nExit status: 0 success; 1 a bad command line (an option "
+             "missing, malformed\nor given twice, or options that clash); 2 "
+             "bad input (a file, a value the\npreset or kernel refuses) or a "
+             "failed run.\n");
 }
 
 /* Exact name, else the one command the prefix names. */

@@ -86,19 +86,6 @@ kern_param_takers (const char *name)
                     : g_strdup ("no kernel takes it");
 }
 
-/* "BM" alone, for a parameter 'm' takes (its index 'i'): a value
- * forgotten. */
-static gboolean
-no_value (const KernModel *m, int i, GError **error)
-{
-    const KernParam *p = &m->params[i];
-    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
-                 "%s: --param %s: give NAME=VALUE, e.g. %s=%" G_GINT64_FORMAT
-                 " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")", m->id,
-                 p->name, p->name, p->def, p->min, p->max);
-    return FALSE;
-}
-
 /* A parameter the model does not take would change nothing: refused,
  * naming the models that do take it. */
 static gboolean
@@ -111,6 +98,49 @@ not_taken (const KernModel *m, const char *name, GError **error)
     return FALSE;
 }
 
+/* NAME of NAME=VALUE, stripped; the whole of it without '='. */
+static char *
+param_name (const char *assignment)
+{
+    const char *eq = strchr (assignment, '=');
+    char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
+                    : g_strdup (assignment);
+    return g_strstrip (name);
+}
+
+gboolean
+kern_check_param_form (const KernModel *m, const char *assignment,
+                       GError **error)
+{
+    const char *eq = strchr (assignment, '=');
+    g_autofree char *name = param_name (assignment);
+    g_autofree char *value = eq ? g_strstrip (g_strdup (eq + 1)) : NULL;
+    if (*name != '\0' && value != NULL && *value != '\0')
+        return TRUE;
+    int i = m != NULL && *name != '\0' ? kern_param_index (m, name) : -1;
+    if (i >= 0) {    /* a value forgotten: say what one looks like */
+        const KernParam *p = &m->params[i];
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
+                     "%s: --param %s: give NAME=VALUE, e.g. %s=%"
+                     G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%"
+                     G_GINT64_FORMAT ")", m->id, assignment, p->name, p->def,
+                     p->min, p->max);
+        return FALSE;
+    }
+    /* Not one of the kernel's either: say so too, or the fix of the
+     * form would only meet the next refusal. */
+    g_autofree char *who = m != NULL && *name != '\0'
+                               ? kern_param_takers (name) : NULL;
+    g_autofree char *also = who != NULL
+        ? g_strdup_printf ("; %s has no parameter %s (%s; ", m->id, name, who)
+        : g_strdup (" (");
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
+                 "%s%s--param %s: give NAME=VALUE%s`smsim kernels` lists "
+                 "the parameters of each kernel)", m ? m->id : "",
+                 m ? ": " : "", assignment, also);
+    return FALSE;
+}
+
 /* 'given' has bit i set once parameter i is: a second value would
  * otherwise quietly win. */
 static gboolean
@@ -118,22 +148,13 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
              GError **error)
 {
     const KernModel *m = k->model;
-    const char *eq = strchr (assignment, '=');
-    g_autofree char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
-                               : g_strdup (assignment);
-    int i = kern_param_index (m, g_strstrip (name));
-    if (*name == '\0') {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
-                     "%s: --param %s: give NAME=VALUE (`smsim kernels` "
-                     "lists the parameters of each kernel)", m->id,
-                     assignment);
+    if (!kern_check_param_form (m, assignment, error))
         return FALSE;
-    }
-    /* One the kernel does not take is refused as such, value or not. */
+    const char *eq = strchr (assignment, '=');
+    g_autofree char *name = param_name (assignment);
+    int i = kern_param_index (m, name);
     if (i < 0)
         return not_taken (m, name, error);
-    if (eq == NULL)
-        return no_value (m, i, error);
     if (*given & 1u << i) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: %s given twice (the second: %s); give each "

@@ -122,6 +122,13 @@ int kern_param_index (const KernModel *m, const char *name);
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);
 
+/* Whether 'assignment' (a --param) is NAME=VALUE, neither part empty:
+ * else a KERN_ERROR_FORM error, saying what one looks like for 'm' (NULL:
+ * the kernel is not known yet) and, where 'm' does not take NAME, who
+ * does.  kern_instance_new checks it too; a command checks it first. */
+gboolean kern_check_param_form (const KernModel *m, const char *assignment,
+                                GError **error);
+
 /* Who takes parameter 'name', for a message: "kernels that take it:
  * sgemm-10, sgemm-11" (in `smsim kernels` order), or "no kernel takes
  * it".  Owned by the caller. */

@@ -6,7 +6,7 @@
  * by line: that catches syntax errors and duplicate keys with their
  * line, and remembers where every key stands so that later errors can
  * point at it.  The rules between keys, once all are read, are
- * preset_check.c's.
+ * preset_rules.c's.
  */
 #include "config.h"
 
@@ -26,7 +26,6 @@ G_DEFINE_QUARK (smsim-preset-error-quark, preset_error)
 
 /* A base= chain deeper than this is surely a mistake. */
 #define MAX_BASE_DEPTH 8
-
 
 /* Where each "group\x1fkey" stands in the file being loaded. */
 typedef struct {
@@ -495,7 +494,7 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
 /* --set group.key=value                                               */
 
 /* "group.key=value" into its parts, each stripped; FALSE if it is not
- * of that form. */
+ * of that form, or a part is empty. */
 static gboolean
 split_set (const char *assignment, char **group, char **key, char **text)
 {
@@ -503,16 +502,23 @@ split_set (const char *assignment, char **group, char **key, char **text)
     const char *dot = strchr (assignment, '.');
     if (eq == NULL || dot == NULL || dot > eq)
         return FALSE;
-    *group = g_strstrip (g_strndup (assignment, (gsize) (dot - assignment)));
-    *key = g_strstrip (g_strndup (dot + 1, (gsize) (eq - dot - 1)));
-    *text = g_strstrip (g_strdup (eq + 1));
+    g_autofree char *g = g_strstrip (g_strndup (assignment,
+                                                (gsize) (dot - assignment)));
+    g_autofree char *k = g_strstrip (g_strndup (dot + 1,
+                                                (gsize) (eq - dot - 1)));
+    g_autofree char *t = g_strstrip (g_strdup (eq + 1));
+    if (*g == '\0' || *k == '\0' || *t == '\0')
+        return FALSE;
+    *group = g_steal_pointer (&g);
+    *key = g_steal_pointer (&k);
+    *text = g_steal_pointer (&t);
     return TRUE;
 }
 
 static gboolean
 not_an_assignment (const char *assignment, GError **error)
 {
-    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_FORM,
                  "--set %s: expected GROUP.KEY=VALUE, e.g. "
                  "sm.registers=131072", assignment);
     return FALSE;
@@ -697,7 +703,7 @@ preset_load (const char *gpu, const char *config, const char *const *sets,
     for (int i = 0; sets != NULL && sets[i] != NULL; i++)
         if (!apply_set (preset, sets[i], error))
             return NULL;
-    if (!preset_check_rules (preset, top, error))
+    if (!preset_rules_check (preset, top, error))
         return NULL;
     return g_steal_pointer (&preset);
 }

@@ -37,7 +37,8 @@ typedef enum {
     PRESET_ERROR_INCONSISTENT,  /* values that contradict each other */
     PRESET_ERROR_BASE,          /* base= chain too deep or circular */
     PRESET_ERROR_NO_GPU,        /* neither a preset nor a file named */
-    PRESET_ERROR_SET_TWICE      /* a --set list names a key twice */
+    PRESET_ERROR_SET_TWICE,     /* a --set list names a key twice */
+    PRESET_ERROR_FORM           /* a --set not GROUP.KEY=VALUE */
 } PresetError;
 
 typedef struct Preset Preset;
@@ -62,9 +63,10 @@ gboolean preset_check_sets (const char *const *sets, GError **error);
 char *preset_set_name (const char *assignment);
 
 /* What is wrong with 'text' as the value of the key "group.key" 'name'
- * (its type and range: "not an integer", "must be 1024..4194304
- * registers"), or NULL where any preset would take it.  Owned by the
- * caller. */
+ * by the key table alone (its type and range: "not an integer", "must
+ * be 1024..4194304 registers"; "no preset key X" for a name not in the
+ * table), or NULL where the table takes it: the rules between keys are
+ * preset_rules.c's.  Owned by the caller. */
 char *preset_value_problem (const char *name, const char *text);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
 

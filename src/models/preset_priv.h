@@ -1,6 +1,6 @@
 /*
  * preset_priv.h -- what a Preset holds, for the files that make and
- * check one (preset.c, preset_check.c); everyone else goes through
+ * check one (preset.c, preset_rules.c); everyone else goes through
  * preset.h.
  */
 #ifndef SMSIM_MODELS_PRESET_PRIV_H
@@ -26,6 +26,6 @@ struct Preset {
  * is there, and the rules between keys hold (a block no larger than the
  * SM, a line a whole number of sectors ...).  An error names the key,
  * its file and line, and the other key of the rule. */
-gboolean preset_check_rules (const Preset *p, const char *name, GError **error);
+gboolean preset_rules_check (const Preset *p, const char *name, GError **error);
 
 #endif

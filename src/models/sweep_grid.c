@@ -121,8 +121,10 @@ sweep_grid_parse_vary (const char *spec, char **name, char ***values,
                      "--vary %s: no values", spec);
         return FALSE;
     }
-    *name = g_steal_pointer (&key);
-    *values = g_steal_pointer (&list);
+    if (name != NULL)
+        *name = g_steal_pointer (&key);
+    if (values != NULL)
+        *values = g_steal_pointer (&list);
     return TRUE;
 }
 

@@ -34,7 +34,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SweepGrid, sweep_grid_free)
  * unknown key or an empty list is an error naming it. */
 gboolean sweep_grid_add_vary (SweepGrid *grid, const char *spec,
                               GError **error);
-/* Its form alone: the key and the values of 'spec', or an error. */
+/* Its form alone: FALSE with an error, or TRUE and the key and the
+ * values of 'spec' in '*name' and '*values' (the caller's to free),
+ * where they are not NULL. */
 gboolean sweep_grid_parse_vary (const char *spec, char **name,
                                 char ***values, GError **error);
 

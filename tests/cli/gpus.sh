@@ -15,7 +15,7 @@ done
 "$SMSIM" --help >"$work/h"
 for cmd in gpus query occupancy; do contains "$work/h" "  $cmd"; done
 # The README's exit-status rule, as the help states it.
-contains "$work/h" "Exit status: 0 done; 1 a bad command line"
+contains "$work/h" "Exit status: 0 success; 1 a bad command line"
 "$SMSIM" occupancy --help >"$work/oh"
 contains "$work/oh" "--threads"
 contains "$work/oh" "Examples:"

@@ -174,21 +174,40 @@ expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param =128
 contains "$work/err" "sgemm-5: --param =128: give NAME=VALUE"
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM=abc
 contains "$work/err" "sgemm-5: BM = abc: must be an integer in 8..256"
-# So is a --set that is not GROUP.KEY=VALUE, in every command.
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM=
+contains "$work/err" "sgemm-5: --param BM=: give NAME=VALUE, e.g. BM=128 (8..256)"
+# The form is the command line's, checked before any value is: the
+# status does not hang on the order of the options, or on a preset or
+# value refused first.
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param BM=abc --param TM
+contains "$work/err" "sgemm-5: --param TM: give NAME=VALUE, e.g. TM=8 (1..16)"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --set sm.registers=abc --param BM
+expect_fail 1 "$SMSIM" trace gen --gpu nosuch --kernel sgemm-5 --size 256 -p BM -o "$work/bm.trace"
+# So is a --set that is not GROUP.KEY=VALUE, no part empty, in every
+# command that takes --set.
+printf 'threads,regs\n256,32\n' >"$work/launches.csv"
 for c in "run --kernel vecadd --size 256" "occupancy --threads 256 --regs 32" \
-         "query" "validate" "plot coalescing"; do
+         "occupancy --batch $work/launches.csv" "query" "validate" \
+         "plot coalescing" "sweep --vary kernel=vecadd --vary size=64" \
+         "trace gen --kernel vecadd --size 64 -o $work/s.trace" \
+         "trace replay $top_srcdir/traces/vecadd-4096.trace.gz"; do
     # shellcheck disable=SC2086
     expect_fail 1 "$SMSIM" $c --gpu a6000 --set sm.registers
     contains "$work/err" "--set sm.registers: expected GROUP.KEY=VALUE"
 done
-expect_fail 1 "$SMSIM" run --gpu a6000 --kernel vecadd --size 256 --set =5
-contains "$work/err" "--set =5: expected GROUP.KEY=VALUE"
+for s in =5 sm.=5 .registers=5 sm.registers=; do
+    expect_fail 1 "$SMSIM" run --gpu a6000 --kernel vecadd --size 256 --set "$s"
+    contains "$work/err" "--set $s: expected GROUP.KEY=VALUE"
+done
 # One the kernel does not take is refused as such, value or not: BM=32
-# would be refused on sgemm-1 too.
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param WM
-contains "$work/err" "sgemm-5: no parameter WM (kernels that take it: sgemm-10, sgemm-11;"
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 256 --param BM
+# would be refused on sgemm-1 too.  Without a value it is malformed as
+# well (exit 1), and the message says both.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 256 --param BM=32
 contains "$work/err" "sgemm-1: no parameter BM (kernels that take it: sgemm-4,"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 --param WM
+contains "$work/err" "sgemm-5: --param WM: give NAME=VALUE; sgemm-5 has no parameter WM (kernels that take it: sgemm-10, sgemm-11;"
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 256 --param BM
+contains "$work/err" "sgemm-1 has no parameter BM (kernels that take it: sgemm-4,"
 # Caches the launch leaves no set in ran as no cache at all: the A100's
 # L1 beside its largest carveout is 192 KiB - 164 KiB = 28672 B, 224
 # ways of 128 B; its L2 set 16 x 128 B = 2048 B.  An occupancy what-if

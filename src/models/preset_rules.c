@@ -1,5 +1,5 @@
 /*
- * preset_check.c -- the rules between a preset's keys, checked once the
+ * preset_rules.c -- the rules between a preset's keys, checked once the
  * files and --set are all read.  See preset_priv.h.
  *
  * The key table (pkey.c) checks each value alone, its type and range;
@@ -164,7 +164,7 @@ check_timing (const Preset *p, GError **error)
 }
 
 gboolean
-preset_check_rules (const Preset *p, const char *name, GError **error)
+preset_rules_check (const Preset *p, const char *name, GError **error)
 {
     return check_missing (p, name, error) && check_sm (p, error) &&
            check_smem (p, error) && check_timing (p, error);
