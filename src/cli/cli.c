@@ -68,25 +68,14 @@ cli_check_sets (const CmdEntry *cmd, char **sets)
     return FALSE;
 }
 
-/* NAME of "NAME=VALUE", spaces trimmed, as the kernel model and the
- * sweep read it. */
-static char *
-name_of (const char *assignment)
-{
-    const char *eq = strchr (assignment, '=');
-    char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
-                    : g_strdup (assignment);
-    return g_strstrip (name);
-}
-
 gboolean
 cli_check_once (const CmdEntry *cmd, const char *option, char **list,
                 const char *advice)
 {
     for (int i = 0; list != NULL && list[i] != NULL; i++)
         for (int j = 0; j < i; j++) {
-            g_autofree char *a = name_of (list[j]);
-            g_autofree char *b = name_of (list[i]);
+            g_autofree char *a = kern_param_name (list[j]);
+            g_autofree char *b = kern_param_name (list[i]);
             if (strcmp (a, b) == 0) {
                 cli_error (cmd, "%s %s given twice (%s %s, then %s %s); %s",
                            option, a, option, list[j], option, list[i],

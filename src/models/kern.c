@@ -98,9 +98,8 @@ not_taken (const KernModel *m, const char *name, GError **error)
     return FALSE;
 }
 
-/* NAME of NAME=VALUE, stripped; the whole of it without '='. */
-static char *
-param_name (const char *assignment)
+char *
+kern_param_name (const char *assignment)
 {
     const char *eq = strchr (assignment, '=');
     char *name = eq ? g_strndup (assignment, (gsize) (eq - assignment))
@@ -113,7 +112,7 @@ kern_check_param_form (const KernModel *m, const char *assignment,
                        GError **error)
 {
     const char *eq = strchr (assignment, '=');
-    g_autofree char *name = param_name (assignment);
+    g_autofree char *name = kern_param_name (assignment);
     g_autofree char *value = eq ? g_strstrip (g_strdup (eq + 1)) : NULL;
     if (*name != '\0' && value != NULL && *value != '\0')
         return TRUE;
@@ -151,7 +150,7 @@ apply_param (KernInstance *k, const char *assignment, guint32 *given,
     if (!kern_check_param_form (m, assignment, error))
         return FALSE;
     const char *eq = strchr (assignment, '=');
-    g_autofree char *name = param_name (assignment);
+    g_autofree char *name = kern_param_name (assignment);
     int i = kern_param_index (m, name);
     if (i < 0)
         return not_taken (m, name, error);

@@ -122,6 +122,11 @@ int kern_param_index (const KernModel *m, const char *name);
 /* The value of parameter 'name' (which must exist). */
 gint64 kern_param (const KernInstance *k, const char *name);
 
+/* NAME of "NAME=VALUE" (a --param, or a sweep's --vary), spaces
+ * trimmed; the whole of it where there is no '='.  Owned by the
+ * caller. */
+char *kern_param_name (const char *assignment);
+
 /* Whether 'assignment' (a --param) is NAME=VALUE, neither part empty:
  * else a KERN_ERROR_FORM error, saying what one looks like for 'm' (NULL:
  * the kernel is not known yet) and, where 'm' does not take NAME, who
