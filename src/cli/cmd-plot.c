@@ -45,8 +45,11 @@ list_figures (void)
     for (guint i = 0; i < n; i++) {
         printf ("%2d  %-17s %s\n    %-17s ", figs[i]->number, figs[i]->name,
                 figs[i]->summary, "");
-        /* One that takes no --gpu names its GPUs in its summary. */
-        if (strstr (figs[i]->options, "--gpu") != NULL)
+        if (figs[i]->own_gpus != NULL) {
+            g_autofree char *gpus = g_strjoinv (
+                " and ", (char **) figs[i]->own_gpus);
+            printf ("runs %s; ", gpus);
+        } else
             printf ("default --gpu %s; ", figs[i]->default_gpu);
         printf ("takes %s\n", figs[i]->options);
     }
@@ -134,8 +137,7 @@ check_all_gpus (const CmdEntry *cmd, const FigOptions *o,
 {
     for (guint i = 0; i < n; i++) {
         g_autoptr (GError) error = NULL;
-        g_autoptr (Preset) p = fig_preset (o, figs[i], NULL, NULL, &error);
-        if (p == NULL) {
+        if (!fig_check_presets (o, figs[i], &error)) {
             gboolean no_timing = g_error_matches (error, SMSIM_FIG_ERROR,
                                                   FIG_ERROR_OPTION);
             cli_error (cmd, "all: %s%s", error->message,
@@ -261,14 +263,14 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
 }
 
 /* A figure is given only the options it reads (its FigDef says which):
- * a preset option counts as read where the figure takes --gpu, or
- * names it, and --set as not read beside --from, whose table was
- * simulated already. */
+ * --gpu and --config where it has no GPUs of its own, --set there or
+ * where it names it, but not beside --from, whose table was simulated
+ * already. */
 static gboolean
 check_takes (const CmdEntry *cmd, const FigDef *fig,
              const CliGpuOptions *gpu, const PlotArgs *a)
 {
-    gboolean takes_gpu = strstr (fig->options, "--gpu") != NULL;
+    gboolean takes_gpu = fig->own_gpus == NULL;
     const struct {
         const char *name;
         gboolean given, taken;

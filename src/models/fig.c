@@ -144,3 +144,19 @@ fig_preset (const FigOptions *o, const FigDef *fig, const char *const *extra,
     }
     return p;
 }
+
+gboolean
+fig_check_presets (const FigOptions *o, const FigDef *fig, GError **error)
+{
+    if (fig->own_gpus == NULL) {
+        g_autoptr (Preset) p = fig_preset (o, fig, NULL, NULL, error);
+        return p != NULL;
+    }
+    for (int i = 0; fig->own_gpus[i] != NULL; i++) {
+        g_autoptr (Preset) p = preset_load (fig->own_gpus[i], NULL, o->sets,
+                                            error);
+        if (p == NULL)
+            return FALSE;
+    }
+    return TRUE;
+}

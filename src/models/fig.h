@@ -88,11 +88,14 @@ typedef struct {
     const char *name;            /* "occupancy": also plots/NAME.gp */
     int number;                  /* in the chapter, 1..11 */
     const char *summary;
-    const char *default_gpu;
+    const char *default_gpu;     /* NULL where 'own_gpus' is set */
     const char *options;         /* the options it reads, for --list */
     /* FALSE always sets 'error': the CLI reports it. */
     gboolean (*build) (const FigOptions *o, FigData *out, GError **error);
     gboolean timing;             /* runs the timing model on --gpu */
+    /* NULL-terminated: the presets it always runs (with o->sets), taking
+     * no --gpu; NULL for a figure of --gpu or its default. */
+    const char *const *own_gpus;
 } FigDef;
 
 /* Every figure, in chapter order. */
@@ -114,6 +117,11 @@ void fig_append_quoted (GString *out, const char *name, const char *value);
  * receives what made the preset, for the cache. */
 Preset *fig_preset (const FigOptions *o, const FigDef *fig,
                     const char *const *extra, char **key, GError **error);
+
+/* Whether the figure will have its presets: fig_preset's, or each of
+ * its own GPUs with o->sets.  For a check before anything is drawn. */
+gboolean fig_check_presets (const FigOptions *o, const FigDef *fig,
+                            GError **error);
 
 /* One launch to simulate.  The figure fills the inputs; fig_run_all
  * fills 'result' (from the cache when the same launch ran before). */

@@ -186,5 +186,5 @@ const FigDef fig_latency_def = {
     "latency-hiding", 3,
     "load-use loop: instructions per cycle per SM vs resident warps, loads "
     "hitting L1, L2 or DRAM, with Little's law",
-    "a100", "--gpu", latency_build, TRUE
+    "a100", "--gpu", latency_build, TRUE, NULL
 };

@@ -123,7 +123,7 @@ coalescing_build (const FigOptions *o, FigData *d, GError **error)
 const FigDef fig_coalescing_def = {
     "coalescing", 4,
     "sectors per request and bandwidth efficiency by global access pattern",
-    "a100", "--gpu", coalescing_build, TRUE
+    "a100", "--gpu", coalescing_build, TRUE, NULL
 };
 
 static gboolean
@@ -153,5 +153,5 @@ const FigDef fig_banks_def = {
     "bank-conflicts", 5,
     "shared-memory wavefronts per access by pattern (row, column, padded "
     "column, float4, broadcast)",
-    "a100", "--gpu", banks_build, TRUE
+    "a100", "--gpu", banks_build, TRUE, NULL
 };

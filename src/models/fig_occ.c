@@ -126,7 +126,7 @@ const FigDef fig_occupancy_def = {
     "occupancy", 1,
     "occupancy vs block size, registers per thread and shared memory per "
     "block (the calculator's three graphs), binding limit shaded",
-    "a100", "--gpu --threads (256) --regs (40) --smem (8192)", occupancy_build, FALSE
+    "a100", "--gpu --threads (256) --regs (40) --smem (8192)", occupancy_build, FALSE, NULL
 };
 
 /* ------------------------------------------------------------------ */
@@ -209,5 +209,5 @@ const FigDef fig_cliff_def = {
     "occupancy-cliff", 2,
     "the occupancy cliff: PMPP's 31 -> 33 registers and 32 KB shared-memory "
     "examples, exact vs textbook",
-    "a100", "--gpu", cliff_build, FALSE
+    "a100", "--gpu", cliff_build, FALSE, NULL
 };

@@ -32,7 +32,7 @@ extern const FigDef fig_validation_def, fig_roofline_def, fig_stalls_def;
 /* ------------------------------------------------------------------ */
 /* Figure 6: validation                                                */
 
-static const char *const validated_gpus[] = { "a6000", "a100" };
+static const char *const validated_gpus[] = { "a6000", "a100", NULL };
 
 static double
 cublas_of (const char *gpu)
@@ -95,7 +95,7 @@ static GArray *
 validate_both (const FigOptions *o, GError **error)
 {
     g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));
-    for (guint g = 0; g < G_N_ELEMENTS (validated_gpus); g++) {
+    for (guint g = 0; validated_gpus[g] != NULL; g++) {
         g_autoptr (Preset) p = preset_load (validated_gpus[g], NULL, o->sets,
                                             error);
         ValidateResult r;
@@ -122,7 +122,7 @@ validation_build (const FigOptions *o, FigData *d, GError **error)
     }
     g_string_append (d->csv, "gpu,kernel,simulated_gflops,reference_gflops,"
                              "error_pct,cublas_gflops,label\n");
-    for (guint g = 0; g < G_N_ELEMENTS (validated_gpus); g++) {
+    for (guint g = 0; validated_gpus[g] != NULL; g++) {
         gboolean any = FALSE;
         for (guint i = 0; i < rows->len; i++) {
             const FigValidRow *v = &g_array_index (rows, FigValidRow, i);
@@ -150,8 +150,8 @@ const FigDef fig_validation_def = {
     "sgemm-validation", 6,
     "SGEMM kernels at 4096: simulated vs published GFLOP/s, A6000 and "
     "A100, error on each bar, cuBLAS line (minutes unless --from)",
-    "a6000", "--from FILE.csv (`smsim validate --format csv`) --set",
-    validation_build, FALSE
+    NULL, "--from FILE.csv (`smsim validate --format csv`) --set",
+    validation_build, FALSE, validated_gpus
 };
 
 /* ------------------------------------------------------------------ */
@@ -394,7 +394,7 @@ const FigDef fig_roofline_def = {
     "roofline", 7,
     "roofline: each SGEMM kernel at its simulated arithmetic intensity "
     "(DRAM and L2 bytes) and GFLOP/s",
-    "a6000", "--gpu --size (1024)", roofline_build, TRUE
+    "a6000", "--gpu --size (1024)", roofline_build, TRUE, NULL
 };
 
 static gboolean
@@ -437,5 +437,5 @@ const FigDef fig_stalls_def = {
     "stall-breakdown", 8,
     "SGEMM kernels: warp cycles per issued instruction by stall reason "
     "(Nsight Compute names)",
-    "a6000", "--gpu --size (1024)", stalls_build, TRUE
+    "a6000", "--gpu --size (1024)", stalls_build, TRUE, NULL
 };

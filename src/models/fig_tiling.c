@@ -98,5 +98,5 @@ const FigDef fig_tiling_def = {
     "tiling", 10,
     "tiling: PMPP's kernel over TILE_WIDTH 8/16/32 and SGEMM kernel 5 over "
     "its block tile: occupancy, shared memory per block, time",
-    "a6000", "--gpu", tiling_build, TRUE
+    "a6000", "--gpu", tiling_build, TRUE, NULL
 };

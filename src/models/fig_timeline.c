@@ -222,5 +222,5 @@ const FigDef fig_timeline_def = {
     "warp timeline of one SM running a small tiled matmul: each warp's "
     "state every cycle, by Nsight Compute stall reason",
     "a6000", "--gpu --kernel (pmpp-tiled) --size (32) --param (TILE_WIDTH=16)",
-    timeline_build, TRUE
+    timeline_build, TRUE, NULL
 };

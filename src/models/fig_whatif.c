@@ -194,5 +194,5 @@ const FigDef fig_whatif_def = {
     "what-if: a kernel's time as one SM resource (registers, shared memory, "
     "DRAM latency, schedulers) is scaled by 1/4 .. 4",
     "a6000", "--gpu --kernel (pmpp-tiled) --size (256) --param",
-    whatif_build, TRUE
+    whatif_build, TRUE, NULL
 };

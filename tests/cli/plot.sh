@@ -145,6 +145,14 @@ expect_fail 1 "$SMSIM" plot 6 --config "$work/none.ini" --from "$work/v.csv"
 contains "$work/err" "does not take --config"
 expect_fail 1 "$SMSIM" plot 6 --set sm.registers=65536 --from "$work/v.csv"
 contains "$work/err" "--set would change nothing"
+# plot all checks every preset before it draws: figure 6's A100 too.
+# 128 KiB of unified L1/shared memory suits the A6000 (its own) but
+# cannot hold the A100's 164 KiB of shared memory.
+expect_fail 2 "$SMSIM" plot all --set sm.l1_smem_kib=128 -o "$work/all-l1"
+contains "$work/err" "a100.ini"
+[ ! -e "$work/all-l1" ] || fail "plot all drew before refusing: $(ls "$work/all-l1")"
+"$SMSIM" plot --list >"$work/list"
+contains "$work/list" "runs a6000 and a100; takes --from"
 expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"
 contains "$work/err" "none.csv"
