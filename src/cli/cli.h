@@ -48,8 +48,8 @@ void cli_gpu_options_clear (CliGpuOptions *opts);
 Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
 
 /* Right after parsing: FALSE, the error printed, when the --set list
- * 'sets' names a key twice (a usage error: the caller exits
- * CLI_EXIT_USAGE before any work). */
+ * 'sets' has one not GROUP.KEY=VALUE or names a key twice (a usage
+ * error: the caller exits CLI_EXIT_USAGE before any work). */
 gboolean cli_check_sets (const CmdEntry *cmd, char **sets);
 
 /* The same for a list of NAME=VALUE given with 'option': a name given

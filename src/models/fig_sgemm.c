@@ -309,15 +309,20 @@ size_vars (FigData *d, const SgemmRuns *r)
     fig_var_str (d, "sampling", "%s", fig_run_sampling (r->runs, r->n));
 }
 
+/* Bytes L2 served the run. */
+static double
+l2_bytes (const GpuSpec *s, const FigRun *run)
+{
+    return (double) run->result.mem.l2_sectors * s->mem.l1_sector_bytes;
+}
+
 /* FLOPs per DRAM byte and per L2 byte (0 where none moved). */
 static void
 intensities (const GpuSpec *s, const FigRun *run, double *dram, double *l2)
 {
     double dram_bytes = (double) run->result.dram_bytes;
-    double l2_bytes = (double) run->result.mem.l2_sectors *
-                      s->mem.l1_sector_bytes;
     *dram = dram_bytes > 0 ? run->flops / dram_bytes : 0;
-    *l2 = l2_bytes > 0 ? run->flops / l2_bytes : 0;
+    *l2 = l2_bytes (s, run) > 0 ? run->flops / l2_bytes (s, run) : 0;
 }
 
 static void
@@ -332,8 +337,7 @@ roofline_rows (FigData *d, const GpuSpec *s, const FigRun *runs, guint n)
         g_string_append_printf (d->csv, "%s,%.1f,%.3f,%.3f,%.0f,%.0f,%.0f\n",
                                 runs[i].kernel, r->gflops, ai_dram, ai_l2,
                                 runs[i].flops, (double) r->dram_bytes,
-                                (double) r->mem.l2_sectors *
-                                    s->mem.l1_sector_bytes);
+                                l2_bytes (s, &runs[i]));
     }
 }
 

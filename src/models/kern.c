@@ -74,6 +74,10 @@ kern_param (const KernInstance *k, const char *name)
     return k->param[i];
 }
 
+/* Where a message about a parameter sends the reader. */
+static const char params_hint[] =
+    "`smsim kernels` lists the parameters of each kernel";
+
 char *
 kern_param_takers (const char *name)
 {
@@ -82,8 +86,9 @@ kern_param_takers (const char *name)
         if (kern_param_index (models[i], name) >= 0)
             g_string_append_printf (ids, "%s%s", ids->len ? ", " : "",
                                     models[i]->id);
-    return ids->len ? g_strconcat ("kernels that take it: ", ids->str, NULL)
-                    : g_strdup ("no kernel takes it");
+    return ids->len ? g_strconcat ("kernels that take it: ", ids->str, "; ",
+                                   params_hint, NULL)
+                    : g_strconcat ("no kernel takes it; ", params_hint, NULL);
 }
 
 /* A parameter the model does not take would change nothing: refused,
@@ -93,8 +98,7 @@ not_taken (const KernModel *m, const char *name, GError **error)
 {
     g_autofree char *who = kern_param_takers (name);
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
-                 "%s: no parameter %s (%s; `smsim kernels` lists the "
-                 "parameters of each kernel)", m->id, name, who);
+                 "%s: no parameter %s (%s)", m->id, name, who);
     return FALSE;
 }
 
@@ -131,11 +135,10 @@ kern_check_param_form (const KernModel *m, const char *assignment,
     g_autofree char *who = m != NULL && *name != '\0'
                                ? kern_param_takers (name) : NULL;
     g_autofree char *also = who != NULL
-        ? g_strdup_printf ("; %s has no parameter %s (%s; ", m->id, name, who)
-        : g_strdup (" (");
+        ? g_strdup_printf ("; %s has no parameter %s (%s)", m->id, name, who)
+        : g_strdup_printf (" (%s)", params_hint);
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_FORM,
-                 "%s%s--param %s: give NAME=VALUE%s`smsim kernels` lists "
-                 "the parameters of each kernel)", m ? m->id : "",
+                 "%s%s--param %s: give NAME=VALUE%s", m ? m->id : "",
                  m ? ": " : "", assignment, also);
     return FALSE;
 }

@@ -136,7 +136,8 @@ gboolean kern_check_param_form (const KernModel *m, const char *assignment,
 
 /* Who takes parameter 'name', for a message: "kernels that take it:
  * sgemm-10, sgemm-11" (in `smsim kernels` order), or "no kernel takes
- * it".  Owned by the caller. */
+ * it", then where to look ("; `smsim kernels` lists ...").  Owned by
+ * the caller. */
 char *kern_param_takers (const char *name);
 
 #endif

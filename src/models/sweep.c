@@ -181,13 +181,12 @@ check_param (const Sweep *s, const SweepKey *key, const char *value)
     for (guint i = 0; i < s->kernels->len; i++) {
         const KernModel *m = s->kernels->pdata[i];
         int i_param = kern_param_index (m, key->param);
-        const KernParam *p = i_param >= 0 ? &m->params[i_param] : NULL;
-        if (p == NULL) {
+        if (i_param < 0) {
             g_autofree char *who = kern_param_takers (key->param);
-            return g_strdup_printf ("kernel %s has no parameter %s (%s; "
-                                    "`smsim kernels` lists the parameters of "
-                                    "each kernel)", m->id, key->param, who);
+            return g_strdup_printf ("kernel %s has no parameter %s (%s)",
+                                    m->id, key->param, who);
         }
+        const KernParam *p = &m->params[i_param];
         if (v < p->min || v > p->max)
             return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
                                     G_GINT64_FORMAT " for %s", p->min, p->max,
