@@ -721,6 +721,31 @@ Test (kern, sgemm_rejects_untiled_sizes)
                "%s", error->message);
 }
 
+/* A launch whose buffers do not fit the GPU's memory never runs
+ * (cudaMalloc fails first).  The A100 has 40960 MiB = 42,949,672,960
+ * B.  vecadd's x, y and z take 12 B an element: 3,579,139,413 elements
+ * are 42,949,672,956 B and fit, one more does not.  sgemm-5's A, B
+ * and C at 65536 are 3 x 2^32 floats, 48 GiB. */
+Test (kern, buffers_must_fit_device_memory)
+{
+    g_autoptr (Preset) p = tu_preset ("a100");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (GError) error = NULL;
+    cr_assert_eq (s->device.global_mem_mib, 40960);
+    g_autoptr (KernInstance) fits = make (s, "vecadd", 3579139413, NULL);
+    cr_assert_float_eq (fits->device_bytes, 42949672956.0, 0.5);
+    KernInstance *k = kern_instance_new (kern_find ("vecadd"), s, 3579139414,
+                                         NULL, &error);
+    cr_assert_null (k);
+    cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE),
+               "%s", error ? error->message : "no error");
+    g_clear_error (&error);
+    k = kern_instance_new (kern_find ("sgemm-5"), s, 65536, NULL, &error);
+    cr_assert_null (k);
+    cr_assert (strstr (error->message, "48.0 GiB") != NULL, "%s",
+               error->message);
+}
+
 /* Parameters a kernel does not take are refused (they changed nothing):
  * kernels 1-3 are written for one tiling, 32 x 32 threads; kernel 4
  * computes one column of TM results a thread; only kernels 10 and 11

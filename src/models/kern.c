@@ -224,6 +224,17 @@ kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
                      spec->device.max_grid_x, spec->device.max_grid_y);
         return FALSE;
     }
+    /* cudaMalloc would fail: the launch never happens. */
+    double memory = (double) spec->device.global_mem_mib * 1048576.0;
+    if (k->device_bytes > memory) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "%s: size %" G_GINT64_FORMAT ": its buffers take %.1f "
+                     "GiB; %s has %.1f GiB of device memory "
+                     "(device.global_mem_mib)", k->model->id, k->size,
+                     k->device_bytes / 1073741824.0, spec->id,
+                     memory / 1073741824.0);
+        return FALSE;
+    }
     return TRUE;
 }
 

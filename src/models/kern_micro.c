@@ -50,6 +50,9 @@ pchase_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->grid_x = k->grid_y = 1;
     k->regs = 16;
     k->flops = 0;
+    /* The working set, or what the chase reaches of it. */
+    k->device_bytes = MIN ((double) kern_param (k, "WS"),
+                           (double) k->size * (double) kern_param (k, "STRIDE"));
     k->iterations = (guint64) k->size;
     KProgram *p = kgen_program_new (k, pchase_address);
     /* LDG R2 <- [R2]: the address is the last load's value. */
@@ -106,6 +109,7 @@ stream_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->grid_y = 1;
     k->regs = 8;
     k->flops = 0;
+    k->device_bytes = 2.0 * 4 * (double) k->size;     /* from and to */
     KProgram *p = kgen_program_new (k, stream_address);
     kgen_add (p, KGEN_PROLOGUE, INSTR_IMAD, 0, 1, 2, INSTR_NO_REG);
     kgen_add (p, KGEN_PROLOGUE, INSTR_IMAD, 2, 0, INSTR_NO_REG, INSTR_NO_REG)->n_dst = 2;
@@ -163,6 +167,10 @@ loaduse_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = 16;
     k->iterations = (guint64) k->param[0];
     k->flops = 2.0 * 32 * (double) k->size * (double) k->iterations;
+    /* The footprint, or what the loads reach of it: a line a warp an
+     * iteration. */
+    k->device_bytes = MIN ((double) kern_param (k, "FOOTPRINT"),
+                           128.0 * (double) k->size * (double) k->iterations);
     KProgram *p = kgen_program_new (k, loaduse_address);
     kgen_mem (p, KGEN_BODY, INSTR_LDG, 4, 2, 4, 1, 0);
     kgen_add (p, KGEN_BODY, INSTR_FFMA, 5, 4, 4, 5);

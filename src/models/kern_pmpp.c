@@ -152,6 +152,7 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->dyn_smem = dynamic ? 2 * tw * tw * 4 : 0;
     k->regs = registers (spec, tw, dynamic);
     k->flops = 2.0 * (double) k->size * (double) k->size * (double) k->size;
+    k->device_bytes = 3.0 * 4 * (double) k->size * (double) k->size;
     k->iterations = (guint64) (k->size / tw);
     KProgram *p = kgen_program_new_lanes (k, lane_addr);
     build (p, tw);

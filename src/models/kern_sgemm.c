@@ -704,6 +704,9 @@ launch (Sgemm *g, KernInstance *k)
                                               g->bk * g->bs_pitch * 4;
     k->dyn_smem = 0;
     k->flops = 2.0 * (double) g->m * (double) g->n * (double) g->k;
+    k->device_bytes = 4.0 * ((double) g->m * (double) g->k +
+                             (double) g->k * (double) g->n +
+                             (double) g->m * (double) g->n);
     /* Kernel 11 takes two slices per iteration, the last maybe alone. */
     g->slices = g->k / (guint64) (g->kernel <= 2 ? 16 : g->bk);
     k->iterations = (g->slices + (guint64) g->stages - 1) / (guint64) g->stages;

@@ -47,6 +47,7 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = kern_regs_lookup ("vecadd", "default", spec);
     g_assert (k->regs > 0);
     k->flops = (double) k->size;
+    k->device_bytes = 3.0 * 4 * (double) k->size;     /* x, y and z */
     k->iterations = 0;
     KProgram *p = kgen_program_new (k, address);
     kgen_add (p, KGEN_PROLOGUE, INSTR_MOV, 0, INSTR_NO_REG, INSTR_NO_REG,

@@ -131,6 +131,10 @@ run_fail --set device.max_grid_x=1
 contains "$work/err" "grid 4 x 4 exceeds"
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 1099511627776
 contains "$work/err" "grid 34359738368 x 34359738368 exceeds"
+# Buffers past the device memory: sgemm-5 at 65536 is 48 GiB of
+# matrices, the A100 has 40 GiB.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 65536
+contains "$work/err" "its buffers take 48.0 GiB; a100 has 40.0 GiB of device memory"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"

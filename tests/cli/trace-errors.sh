@@ -79,10 +79,12 @@ sed 's/^flops .*/flops 9007199254740992/' "$good" >"$work/flops.trace"
 "$SMSIM" trace info "$work/flops.trace" >"$work/flops.out" ||
     fail "flops 2^53 refused: $(cat "$work/err" 2>/dev/null)"
 contains "$work/flops.out" "FLOPs                9007199254740992 (header)"
-# And gen writes no header a reader would refuse: pmpp-tiled at 165152
-# (16 x 10322) does 2 x 165152^3 = 9009102079983616 FLOPs, past 2^53.
-expect_fail 2 "$SMSIM" trace gen --kernel pmpp-tiled --size 165152 -o "$work/big.trace"
-contains "$work/err" "9009102079983616 FLOPs; a trace holds a whole number up to 2^53"
+# And gen writes no header a reader would refuse: loaduse with 2^20
+# warps of 2^27 + 1 iterations does 2 x 32 x 2^20 x (2^27 + 1) =
+# 2^53 + 2^26 = 9007199321849856 FLOPs, past 2^53.
+expect_fail 2 "$SMSIM" trace gen --kernel loaduse --size 1048576 \
+    --param ITERS=134217729 -o "$work/big.trace"
+contains "$work/err" "9007199321849856 FLOPs; a trace holds a whole number up to 2^53"
 [ ! -e "$work/big.trace" ] || fail "trace gen began a trace it cannot finish"
 n=$(grep -n '^MOV R[0-9][0-9][0-9] R[0-9][0-9][0-9] RZ RZ$' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^MOV R[0-9]* R[0-9]* /MOV R252x4 R1 /" "$good" >"$work/rz.trace"
