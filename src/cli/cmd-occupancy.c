@@ -16,6 +16,7 @@
 #include "cli/explain.h"
 #include "models/csv.h"
 #include "models/occ.h"
+#include "models/textfile.h"
 
 static int occupancy_exec (int argc, char **argv);
 
@@ -244,9 +245,12 @@ batch (const CmdEntry *cmd, const GpuSpec *spec, const OccOptions *o)
     g_autoptr (GInputStream) in = NULL;
     BatchCount count;
 
+    g_autofree char *path = g_file_get_path (file);
     if (g_strcmp0 (o->batch, "-") == 0)
         in = g_unix_input_stream_new (0, FALSE);
-    else
+    /* Read as it streams, but a device such as /dev/zero never ends a
+     * line. */
+    else if (path == NULL || textfile_check_regular (path, &error))
         in = G_INPUT_STREAM (g_file_read (file, NULL, &error));
     if (in == NULL || !batch_run (spec, in, o->batch, out, &count, &error) ||
         !cli_write_output (o->output, out, &error)) {

@@ -11,6 +11,7 @@
 #include "cli/valcsv.h"
 #include "models/csv.h"
 #include "models/fig.h"
+#include "models/textfile.h"
 
 enum { COL_GPU, COL_KERNEL, COL_SIM, COL_REF, COL_ERR, N_COLS };
 static const char *const col_names[N_COLS] = {
@@ -173,7 +174,7 @@ valcsv_read (const char *path, GError **error)
     g_autofree char *text = NULL;
     g_autofree char *why = NULL;
     Header h;
-    if (!g_file_get_contents (path, &text, NULL, error))
+    if (!textfile_read (path, &text, NULL, error))
         return NULL;
     g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
     g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));

@@ -21,6 +21,7 @@
 #include "models/pkey.h"
 #include "models/preset.h"
 #include "models/preset_priv.h"
+#include "models/textfile.h"
 
 G_DEFINE_QUARK (smsim-preset-error-quark, preset_error)
 
@@ -448,7 +449,7 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
         return FALSE;
     }
     gsize length;
-    if (!g_file_get_contents (path, &contents, &length, &local)) {
+    if (!textfile_read (path, &contents, &length, &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
                      "%s", local->message);
         g_error_free (local);

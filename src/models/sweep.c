@@ -12,6 +12,7 @@
 #include "models/preset.h"
 #include "models/sweep.h"
 #include "models/sweep_grid.h"
+#include "models/textfile.h"
 
 struct Sweep {
     SweepMode mode;
@@ -72,7 +73,7 @@ build_grid (Sweep *s, const SweepOptions *o, GError **error)
     s->grid = sweep_grid_new ();
     if (o->points_file != NULL) {
         g_autofree char *text = NULL;
-        if (!g_file_get_contents (o->points_file, &text, NULL, error) ||
+        if (!textfile_read (o->points_file, &text, NULL, error) ||
             !sweep_grid_add_points (s->grid, o->points_file, text, error) ||
             !check_points_sets (s, o, error))
             return FALSE;

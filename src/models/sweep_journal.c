@@ -13,6 +13,7 @@
 
 #include "models/csv.h"
 #include "models/sweep_journal.h"
+#include "models/textfile.h"
 
 #define MAGIC "# smsim sweep journal "
 
@@ -192,7 +193,7 @@ read_back (const char *path, const SweepJournalSweep *js, GHashTable *rows,
     *exists = g_file_test (path, G_FILE_TEST_EXISTS);
     if (!*exists)
         return FALSE;
-    if (!g_file_get_contents (path, &text, &len, error) ||
+    if (!textfile_read (path, &text, &len, error) ||
         !sweep_journal_parse (path, text, len, js, rows, valid, error))
         return FALSE;
     if (*valid < len && truncate (path, (off_t) *valid) != 0) {

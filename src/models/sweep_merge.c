@@ -10,6 +10,7 @@
 #include "models/csv.h"
 #include "models/sweep_merge.h"
 #include "models/sweep_run.h"
+#include "models/textfile.h"
 
 typedef struct {
     const char *name;
@@ -254,7 +255,7 @@ sweep_merge_files (const char *const *paths, GString *out, GError **error)
     for (guint i = 0; i < n; i++) {
         char *text = NULL;
         gsize len = 0;
-        if (!g_file_get_contents (paths[i], &text, &len, error))
+        if (!textfile_read (paths[i], &text, &len, error))
             return FALSE;
         g_ptr_array_add (texts, text);
         guint nul = csv_nul_line (text, len);

@@ -77,6 +77,26 @@ contains "$work/myconf.out" "Active blocks per SM:   2"    # its 128 K registers
 contains "$work/err" "--config adir: a directory, not a preset file"
 (cd "$work" && expect_fail 2 "$SMSIM" occupancy --config a100 --threads 128 --regs 32)
 contains "$work/err" "--config a100: No such file or directory"
+# Input read whole must be a regular file: a device such as /dev/zero
+# never ends and was read until memory ran out (here /dev/null, a
+# device too, that ends at once).  Each reader of a whole file: a
+# preset (--config, --gpu, base =), --batch, --points, --merge,
+# plot --from, and a sweep's journal.
+printf '[preset]\nbase = /dev/null\n' >"$work/based.ini"
+for cmd in "query --config /dev/null" "query --gpu /dev/null" \
+           "query --config $work/based.ini" \
+           "occupancy --gpu a100 --batch /dev/null" \
+           "sweep --gpu a100 --mode occupancy --points /dev/null" \
+           "sweep --merge /dev/null /dev/null" \
+           "plot sgemm-validation --from /dev/null -o $work/v.png"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "$SMSIM" $cmd
+    contains "$work/err" "/dev/null: a character device; give a regular file"
+done
+ln -s /dev/null "$work/r.csv.journal"
+expect_fail 2 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 \
+    --vary regs=32 -o "$work/r.csv" --resume
+contains "$work/err" "r.csv.journal: a character device; give a regular file"
 
 # An output file that cannot be written leaves nothing behind.
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o "$work/no/such/dir/x.csv"

@@ -1,0 +1,66 @@
+/*
+ * textfile.c -- reading a whole input file, safely.  See textfile.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
+
+#include "models/textfile.h"
+
+static const char *
+kind_of (mode_t mode)
+{
+    return S_ISDIR (mode) ? "a directory"
+           : S_ISCHR (mode) ? "a character device"
+           : S_ISBLK (mode) ? "a block device"
+           : S_ISFIFO (mode) ? "a pipe"
+           : S_ISSOCK (mode) ? "a socket"
+                             : "not a regular file";
+}
+
+/* stat 'path' (through links) into 'st'; FALSE, saying why, unless it
+ * is a regular file. */
+static gboolean
+regular (const char *path, GStatBuf *st, GError **error)
+{
+    if (g_stat (path, st) != 0) {
+        int err = errno;
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                     "%s: %s", path, g_strerror (err));
+        return FALSE;
+    }
+    if (!S_ISREG (st->st_mode)) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s: %s; give a regular file", path,
+                     kind_of (st->st_mode));
+        return FALSE;
+    }
+    return TRUE;
+}
+
+gboolean
+textfile_check_regular (const char *path, GError **error)
+{
+    GStatBuf st;
+    return regular (path, &st, error);
+}
+
+gboolean
+textfile_read (const char *path, char **contents, gsize *length,
+               GError **error)
+{
+    GStatBuf st;
+    if (!regular (path, &st, error))
+        return FALSE;
+    if ((guint64) st.st_size > TEXTFILE_MAX_BYTES) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                     "%s: %" G_GUINT64_FORMAT " bytes, more than smsim "
+                     "reads (%" G_GUINT64_FORMAT ")", path,
+                     (guint64) st.st_size, TEXTFILE_MAX_BYTES);
+        return FALSE;
+    }
+    return g_file_get_contents (path, contents, length, error);
+}

@@ -1,0 +1,28 @@
+/*
+ * textfile.h -- reading a whole input file (a preset, a points list, a
+ * shard, a journal, a validation CSV) into memory, safely.
+ *
+ * g_file_get_contents reads until end of file: given /dev/zero, a FIFO
+ * nobody closes or a terminal it reads forever, growing the buffer until
+ * the machine runs out of memory.  Only a regular file has an end known
+ * in advance, so only a regular file is read, and only up to
+ * TEXTFILE_MAX_BYTES (far past any input smsim writes).  Errors are in
+ * G_FILE_ERROR, like g_file_get_contents's, and name the path.
+ */
+#ifndef SMSIM_MODELS_TEXTFILE_H
+#define SMSIM_MODELS_TEXTFILE_H
+
+#include <glib.h>
+
+#define TEXTFILE_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)
+
+/* g_file_get_contents for a regular file of at most TEXTFILE_MAX_BYTES;
+ * 'length' may be NULL. */
+gboolean textfile_read (const char *path, char **contents, gsize *length,
+                        GError **error);
+
+/* Whether 'path' is a regular file: else a G_FILE_ERROR saying what it
+ * is instead.  For readers that stream a file rather than load it. */
+gboolean textfile_check_regular (const char *path, GError **error);
+
+#endif
