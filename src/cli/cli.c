@@ -219,11 +219,52 @@ check_numbers (const CmdEntry *cmd, int argc, char **argv)
     return TRUE;
 }
 
+/* The option 'arg' is, to tell repeats apart: "--size" of "--size" or
+ * "--size=V", "-n" of "-n", "-nV" or a cluster; NULL for a repeatable
+ * one (--set, --param, --vary, -p, -V) or none (a value such as "-5").
+ * A short and a long spelling of one option are not matched. */
+static char *
+option_key (const char *arg)
+{
+    static const char *const repeatable[] = {
+        "--set", "--param", "--vary", "-p", "-V"
+    };
+    if (arg[0] != '-' ||
+        !(arg[1] == '-' ? arg[2] != '\0' : g_ascii_isalpha (arg[1])))
+        return NULL;
+    gsize len = arg[1] == '-' ? strcspn (arg, "=") : 2;
+    for (guint r = 0; r < G_N_ELEMENTS (repeatable); r++)
+        if (strlen (repeatable[r]) == len &&
+            strncmp (arg, repeatable[r], len) == 0)
+            return NULL;
+    return g_strndup (arg, len);
+}
+
+/* No option but the repeatable ones given twice (up to "--"): GOption
+ * keeps the last, so `--size 1024 --size 512` ran at 512 without a
+ * word. */
+static gboolean
+check_repeats (const CmdEntry *cmd, int argc, char **argv)
+{
+    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
+                                                          g_str_equal,
+                                                          g_free, NULL);
+    for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++) {
+        char *key = option_key (argv[i]);
+        if (key != NULL && !g_hash_table_add (seen, key)) {
+            cli_error (cmd, "%s given twice (see `smsim %s --help`)", key,
+                       cmd->name);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 gboolean
 cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc, char ***argv)
 {
     g_autoptr (GError) error = NULL;
-    if (!check_numbers (cmd, *argc, *argv))
+    if (!check_numbers (cmd, *argc, *argv) || !check_repeats (cmd, *argc, *argv))
         return FALSE;
     if (g_option_context_parse (ctx, argc, argv, &error))
         return TRUE;

@@ -68,4 +68,20 @@ expect_fail 1 "$SMSIM" query --gpu a100 --set sm.registers=65536 --set sm.regist
 contains "$work/err" "--set sm.registers given twice"
 "$SMSIM" query --gpu a100 --set sm.registers=131072 --set sm.max_regs_per_block=131072 >/dev/null ||
     fail "two keys, once each, refused"
-echo "extra arguments and other bases refused ok"
+# An option given twice is refused (exit 1, naming it), but for the
+# repeatable ones: GOption kept the last, so the run below went at 512.
+for cmd in "run --gpu a100 --kernel vecadd --size 1024 --size 512" \
+           "run --gpu a100 --kernel vecadd --size=1024 --size=512" \
+           "run -g a100 -g v100 --kernel vecadd --size 64" \
+           "occupancy --gpu a100 --threads 128 --threads 256 --regs 32" \
+           "query --gpu a100 --gpu v100" "validate --gpu all --gpu a100" \
+           "trace replay v.trace --format json --format text"; do
+    # shellcheck disable=SC2086
+    expect_fail 1 "$SMSIM" $cmd
+    contains "$work/err" " given twice (see \`smsim "
+done
+"$SMSIM" run --gpu a100 --kernel vecadd --size 1024 -p BLOCK=64 --set \
+    sm.registers=65536 --set mem.l2_assoc=16 >/dev/null ||
+    fail "run refused --set given twice with different keys"
+echo "extra arguments, other bases and repeated options refused ok"
+
