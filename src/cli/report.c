@@ -212,7 +212,8 @@ report_options_init (ReportOptions *o)
         { "regs", 'r', 0, G_OPTION_ARG_INT64, &o->regs,
           "registers per thread instead of the model's", "R" },
         { "smem", 's', 0, G_OPTION_ARG_INT64, &o->smem,
-          "static shared memory per block instead of the model's", "B" },
+          "static shared memory per block instead of the model's (not "
+          "less: its shared accesses reach all of that)", "B" },
         { "exact", 0, 0, G_OPTION_ARG_NONE, &o->exact,
           "simulate every instruction of every warp (no sampling)", NULL },
         { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,

@@ -286,6 +286,16 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
      * model's). */
     if (!kern_check_launch (k, spec, error))
         return FALSE;
+    /* The kernel's shared accesses reach its whole footprint: an
+     * override may add to it (fewer blocks fit), not take from it. */
+    if (options->smem >= 0 && options->smem < k->static_smem) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: static shared memory of %" G_GINT64_FORMAT " B a "
+                     "block: its shared accesses reach %" G_GINT64_FORMAT
+                     " B; an override may add to that, not take from it",
+                     k->model->id, options->smem, k->static_smem);
+        return FALSE;
+    }
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||

@@ -135,6 +135,13 @@ contains "$work/err" "grid 34359738368 x 34359738368 exceeds"
 # matrices, the A100 has 40 GiB.
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 65536
 contains "$work/err" "its buffers take 48.0 GiB; a100 has 40.0 GiB of device memory"
+# --smem below what the kernel's shared accesses reach is refused:
+# pmpp-tiled's two 16 x 16 float tiles are 2 x 16 x 16 x 4 = 2048 B;
+# above it, it stands (fewer blocks fit).
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel pmpp-tiled --size 64 --smem 2047
+contains "$work/err" "static shared memory of 2047 B a block: its shared accesses reach 2048 B"
+"$SMSIM" run --gpu a100 --kernel pmpp-tiled --size 64 --smem 2048 >/dev/null ||
+    fail "--smem of the kernel's own 2048 B refused"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"
