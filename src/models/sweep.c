@@ -330,6 +330,28 @@ make_whole_fingerprint (const Sweep *s, const SweepOptions *o)
 /* ------------------------------------------------------------------ */
 /* Public API                                                          */
 
+/* Points one process runs at most: each one's row waits in memory
+ * until the CSV can be written in point order, some 240 bytes (a
+ * million occupancy points took 245 MB); ten million are 2.4 GB.
+ * --shard splits a larger sweep. */
+#define SWEEP_MAX_MINE G_GUINT64_CONSTANT (10000000)
+
+static gboolean
+check_rows (const Sweep *s, GError **error)
+{
+    guint64 mine = sweep_n_mine (s);
+    if (mine <= SWEEP_MAX_MINE)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%" G_GUINT64_FORMAT " points to run, more than one run "
+                 "holds (%" G_GUINT64_FORMAT ": each row waits in memory to "
+                 "be written in order); narrow a --vary, or split the sweep "
+                 "with --shard I/%" G_GUINT64_FORMAT " or more", mine,
+                 SWEEP_MAX_MINE,
+                 (s->n_points + SWEEP_MAX_MINE - 1) / SWEEP_MAX_MINE);
+    return FALSE;
+}
+
 Sweep *
 sweep_new (const SweepOptions *o, GError **error)
 {
@@ -341,7 +363,8 @@ sweep_new (const SweepOptions *o, GError **error)
     g_return_val_if_fail (s->shard_index <= s->shard_count, NULL);
     s->kernels = g_ptr_array_new ();
     s->cache = sweep_cache_new (o->gpu, o->config, o->sets);
-    if (!build_grid (s, o, error) || !check (s, o, error))
+    if (!build_grid (s, o, error) || !check_rows (s, error) ||
+        !check (s, o, error))
         return NULL;
     s->header = make_header (s);
     s->fingerprint = make_fingerprint (s, o);

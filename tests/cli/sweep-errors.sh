@@ -138,4 +138,11 @@ expect_fail 1 "$SMSIM" sweep --merge -o adir
 contains "$work/err" "--merge needs the shard files"
 expect_fail 2 "$SMSIM" sweep --merge s1.csv s2.csv -o adir
 contains "$work/err" "-o adir: a directory, not a file"
+# Past ten million points a run is refused before any work (each row
+# waits in memory: a million took 245 MB): 10001 x 1000 = 10,001,000.
+L=$(seq -s, 1 10001)
+M=$(seq -s, 1 1000)
+expect_fail 2 "$SMSIM" sweep --gpu a100 --mode occupancy --vary "threads=$L" --vary "regs=$M"
+contains "$work/err" "10001000 points to run, more than one run holds (10000000"
+contains "$work/err" "--shard I/2 or more"
 echo "sweep: bad input refused before any point ran"
