@@ -354,6 +354,11 @@ occupancy_exec (int argc, char **argv)
         check_options (cmd, &o, argc, argv)) {
         if (!cli_format_parse (o.format, 7u, &format, &error)) {
             cli_error (cmd, "%s", error->message);
+        } else if (!cli_check_output ("-o", o.output, &error)) {
+            /* Said of -o, before any work, as the other commands do:
+             * the write would fail naming its temporary file. */
+            cli_error (cmd, "%s", error->message);
+            status = CLI_EXIT_FAIL;
         } else {
             g_autoptr (Preset) preset = cli_gpu_options_load (&gpu, &error);
             if (preset == NULL) {

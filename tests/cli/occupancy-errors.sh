@@ -101,4 +101,9 @@ contains "$work/err" "r.csv.journal: a character device; give a regular file"
 # An output file that cannot be written leaves nothing behind.
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o "$work/no/such/dir/x.csv"
 [ ! -e "$work/no" ] || fail "partial output"
+# ... said of -o, as the other commands say it, not of the temporary
+# file the write would have made.
+contains "$work/err" "-o $work/no/such/dir/x.csv: no directory $work/no/such/dir to write it in"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch /dev/null -o "$work"
+contains "$work/err" "-o $work: a directory, not a file"
 echo "occupancy errors ok"
