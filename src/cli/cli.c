@@ -272,6 +272,10 @@ cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc, char ***argv)
     return FALSE;
 }
 
+/* The most of a message shown: one quoting an input whole (a preset
+ * line of 100 MB) would bury what it says. */
+#define CLI_ERROR_MAX 2000
+
 void
 cli_error (const CmdEntry *cmd, const char *format, ...)
 {
@@ -279,8 +283,18 @@ cli_error (const CmdEntry *cmd, const char *format, ...)
     va_start (ap, format);
     g_autofree char *message = g_strdup_vprintf (format, ap);
     va_end (ap);
+    /* A quoted input may hold bytes that are not UTF-8: they go to the
+     * terminal as U+FFFD, not raw. */
+    g_autofree char *text = g_utf8_make_valid (message, -1);
+    gsize len = strlen (text), shown = MIN (len, CLI_ERROR_MAX);
+    while (shown < len && (text[shown] & 0xc0) == 0x80)
+        shown--;    /* not inside a character */
     fflush (stdout);
-    fprintf (stderr, "smsim %s: %s\n", cmd->name, message);
+    if (shown < len)
+        fprintf (stderr, "smsim %s: %.*s... (%" G_GSIZE_FORMAT " bytes more)\n",
+                 cmd->name, (int) shown, text, len - shown);
+    else
+        fprintf (stderr, "smsim %s: %s\n", cmd->name, text);
 }
 
 /* A link on /proc (behind /dev/stdout and /dev/fd/N) stands for a file

@@ -70,4 +70,10 @@ printf '[preset]\nbase = a100\n[device]\nname = caf\351\n' >"$work/latin1.ini"
 expect_fail 2 "$SMSIM" query --config "$work/latin1.ini" --format json
 contains "$work/err" "latin1.ini:4: not UTF-8"
 expect_fail 1 "$SMSIM" query --bogus
+# A message quoting an input cuts it short: 2000 bytes of it and how
+# much more, not the 100,000 x's of this value.
+{ printf '[preset]\nbase = a100\n[device]\nsm_count = '; head -c 100000 /dev/zero | tr '\0' x; echo; } >"$work/long.ini"
+expect_fail 2 "$SMSIM" query --config "$work/long.ini"
+[ "$(wc -c <"$work/err")" -lt 2100 ] || fail "a message of $(wc -c <"$work/err") bytes"
+contains "$work/err" "bytes more)"
 echo "query ok"

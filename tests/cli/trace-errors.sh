@@ -171,4 +171,9 @@ bad "$work/grid.trace" "'end' where block 16 should start" "the file has 16"
 # Bytes after the end.
 { cat "$good"; echo "MOV R0 RZ RZ RZ"; } >"$work/tail.trace"
 bad "$work/tail.trace" "bytes after the 'end' line"
+# Bytes that are not UTF-8, quoted in a message, reach the terminal as
+# U+FFFD (EF BF BD), not raw.
+sed '0,/^MOV /s/^MOV /MO\xff\xfe /' "$good" >"$work/bytes.trace"
+bad "$work/bytes.trace" "opcode 'MO$(printf '\357\277\275\357\277\275')'"
+if LC_ALL=C grep -q "$(printf '\377')" "$work/err"; then fail "a raw 0xff byte reached the terminal"; fi
 echo "trace errors ok"
