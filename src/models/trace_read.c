@@ -279,9 +279,27 @@ in_shared_memory (const TraceHead *h, const Instr *in, GError **error)
     return TRUE;
 }
 
+/* The lanes of warp 'warp' hold threads of the block: past its last
+ * thread (a block of 40 has 8 in its second warp) there is none to
+ * run. */
 static gboolean
-scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
-                  GError **error)
+in_block (const TraceHead *h, int warp, const Instr *in, GError **error)
+{
+    gint64 threads = (gint64) h->threads - 32 * (gint64) warp;
+    guint32 lanes = threads >= 32 ? 0xffffffffu
+                                  : (guint32) ((1u << MAX (threads, 0)) - 1);
+    if ((in->active & ~lanes) == 0)
+        return TRUE;
+    return trace_format_error (
+        error, "active mask %x: warp %d of a block of %d thread%s has "
+        "%d lane%s (mask %x)", in->active, warp, h->threads,
+        h->threads == 1 ? "" : "s", (int) CLAMP (threads, 0, 32),
+        threads == 1 ? "" : "s", lanes);
+}
+
+static gboolean
+scan_instruction (Scan *sc, const char *line, int warp, gboolean last,
+                  gboolean epilogue, GError **error)
 {
     Instr in;
     if (line[0] != '\0' && strchr ("WBIE", line[0]) != NULL && line[1] == ' ')
@@ -294,7 +312,8 @@ scan_instruction (Scan *sc, const char *line, gboolean last, gboolean epilogue,
             line, sc->section_line);
     if (!trace_line_parse (line, &in, error))
         return FALSE;
-    if (!in_shared_memory (&sc->r->head, &in, error))
+    if (!in_block (&sc->r->head, warp, &in, error) ||
+        !in_shared_memory (&sc->r->head, &in, error))
         return FALSE;
     if (in.op == INSTR_EXIT && !(last && epilogue))
         return trace_format_error (
@@ -332,7 +351,8 @@ scan_record (Scan *sc, int warp, gboolean epilogue, GError **error)
             return length_mismatch (sc, warp, error);
         *nl = '\0';
         gboolean ok = first ? is_warp_line (p, warp)
-                            : scan_instruction (sc, p, nl + 1 == end, epilogue,
+                            : scan_instruction (sc, p, warp, nl + 1 == end,
+                                                epilogue,
                                                 &e);
         if (first && !ok)
             trace_format_error (&e,

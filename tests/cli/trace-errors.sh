@@ -171,6 +171,11 @@ bad "$work/grid.trace" "'end' where block 16 should start" "the file has 16"
 # Bytes after the end.
 { cat "$good"; echo "MOV R0 RZ RZ RZ"; } >"$work/tail.trace"
 bad "$work/tail.trace" "bytes after the 'end' line"
+# Lanes the block does not have: vecadd's blocks of 32 made blocks of
+# 1 thread, whose warp has lane 0 alone; all 32 lanes ran before.
+"$SMSIM" trace gen --kernel vecadd --size 64 --param BLOCK=32 -o "$work/b32.trace" >/dev/null
+sed 's/^block 32$/block 1/' "$work/b32.trace" >"$work/b1.trace"
+bad "$work/b1.trace" "active mask ffffffff: warp 0 of a block of 1 thread has 1 lane (mask 1)"
 # Bytes that are not UTF-8, quoted in a message, reach the terminal as
 # U+FFFD (EF BF BD), not raw.
 sed '0,/^MOV /s/^MOV /MO\xff\xfe /' "$good" >"$work/bytes.trace"
