@@ -180,6 +180,20 @@ plot_all (const CmdEntry *cmd, FigOptions *o, const PlotArgs *a)
     return no_gnuplot ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* gnuplot takes its file names in a command line: a line break in one
+ * would end the command (fig_append_quoted makes it a space, and the
+ * figure went to another file). */
+static gboolean
+one_line (const char *option, const char *path, GError **error)
+{
+    if (path == NULL || strpbrk (path, "\n\r") == NULL)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%s: a file name with a line break, which gnuplot cannot "
+                 "be given", option);
+    return FALSE;
+}
+
 /* With all, no figure or CSV written into the directory may be --from:
  * it would be replaced before the figures after it read it. */
 static gboolean
@@ -188,6 +202,8 @@ check_all_paths (const PlotArgs *a, GError **error)
     const char *dir = a->output ? a->output : "figures";
     const char *ext = a->format ? a->format : "png";
     guint n;
+    if (!one_line ("-o", a->output, error))
+        return FALSE;
     const FigDef *const *figs = fig_all (&n);
     for (guint i = 0; a->from != NULL && i < n; i++) {
         g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
@@ -214,6 +230,9 @@ static gboolean
 check_paths (const PlotArgs *a, const char *path, const char *data,
              GError **error)
 {
+    if (!one_line (a->output ? "-o" : "the figure", path, error) ||
+        !one_line ("--data", data, error))
+        return FALSE;
     const CliFileArg files[] = {
         { "--from", a->from },
         { a->output ? "-o" : "the figure (default NAME.png)", path },

@@ -209,7 +209,11 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
         return FALSE;
     int slot = tempfiles_add (tmp);
     g_autoptr (GString) cmds = g_string_new (vars);
-    fig_append_quoted (cmds, "datafile", csv_path);
+    /* A name that starts with '$' gnuplot reads as a datablock's. */
+    g_autofree char *data = csv_path[0] == '$'
+                                ? g_strconcat ("./", csv_path, NULL)
+                                : g_strdup (csv_path);
+    fig_append_quoted (cmds, "datafile", data);
     fig_append_quoted (cmds, "outfile", tmp);
     fig_append_quoted (cmds, "outformat", kind);
     fig_append_quoted (cmds, "stylefile", style);

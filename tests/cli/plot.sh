@@ -192,4 +192,16 @@ contains "$work/err" "no sourced timing"
 expect_fail 2 "$SMSIM" plot all --gpu k40 -o "$work/k40"
 contains "$work/err" "figure latency-hiding simulates kernels"
 [ -e "$work/k40" ] && fail "plot all --gpu k40 wrote $(ls "$work/k40")"
+# gnuplot takes file names on one line: a line break in -o is refused
+# before any work (the figure went to a name with a space instead, and
+# stayed behind as a hidden file); and a name starting with '$', which
+# gnuplot reads as a datablock's, is drawn all the same.
+mkdir "$work/names"
+expect_fail 1 "$SMSIM" plot occupancy -o "$work/names/new
+line.png"
+contains "$work/err" "-o: a file name with a line break"
+[ -z "$(ls -A "$work/names")" ] || fail "plot left $(ls -A "$work/names")"
+(cd "$work/names" && "$SMSIM" plot occupancy -o '$fig.png' >/dev/null) ||
+    fail "plot -o '\$fig.png' failed"
+[ -s "$work/names/\$fig.png" ] || fail "no \$fig.png drawn"
 echo "plot ok"
