@@ -25,7 +25,8 @@ free_data (void *data)
 
 static const KernParam pchase_params[] = {
     { "WS", 16384, 128, G_GINT64_CONSTANT (1) << 40, "working set, bytes" },
-    { "STRIDE", 128, 4, 1 << 20, "bytes between consecutive loads" },
+    { "STRIDE", 128, 4, 1 << 20,
+      "bytes between consecutive loads (a multiple of 4, at most WS)" },
 };
 
 static void
@@ -44,15 +45,27 @@ pchase_address (const KProgram *p, guint64 block, int warp, guint64 iter,
 static gboolean
 pchase_setup (KernInstance *k, const GpuSpec *spec, GError **error)
 {
+    gint64 ws = kern_param (k, "WS"), stride = kern_param (k, "STRIDE");
     (void) spec;
-    (void) error;
+    /* Each load fetches the next 4-byte pointer: one the stride leaves
+     * misaligned would fault, and a stride past the working set only
+     * wraps round it (1 MB in 128 B reads one address, as 128 does). */
+    if (stride % 4 != 0 || stride > ws) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "pchase: STRIDE %" G_GINT64_FORMAT ": %s",
+                     stride, stride % 4 != 0
+                                 ? "a multiple of 4 (the pointers are 4 "
+                                   "bytes, aligned)"
+                                 : "at most WS (a longer stride wraps "
+                                   "round the working set)");
+        return FALSE;
+    }
     k->threads = 32;
     k->grid_x = k->grid_y = 1;
     k->regs = 16;
     k->flops = 0;
     /* The working set, or what the chase reaches of it. */
-    k->device_bytes = MIN ((double) kern_param (k, "WS"),
-                           (double) k->size * (double) kern_param (k, "STRIDE"));
+    k->device_bytes = MIN ((double) ws, (double) k->size * (double) stride);
     k->iterations = (guint64) k->size;
     KProgram *p = kgen_program_new (k, pchase_address);
     /* LDG R2 <- [R2]: the address is the last load's value. */

@@ -282,6 +282,13 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                            "trace iteration markers (traces/FORMAT.md)");
         return FALSE;
     }
+    if (options->window > k->iterations) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: a window of %" G_GUINT64_FORMAT " iterations: the "
+                     "main loop has %" G_GUINT64_FORMAT, k->model->id,
+                     options->window, k->iterations);
+        return FALSE;
+    }
     /* A trace's launch meets the GPU here (kern_instance_new checked a
      * model's). */
     if (!kern_check_launch (k, spec, error))

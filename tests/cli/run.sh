@@ -142,6 +142,16 @@ expect_fail 2 "$SMSIM" run --gpu a100 --kernel pmpp-tiled --size 64 --smem 2047
 contains "$work/err" "static shared memory of 2047 B a block: its shared accesses reach 2048 B"
 "$SMSIM" run --gpu a100 --kernel pmpp-tiled --size 64 --smem 2048 >/dev/null ||
     fail "--smem of the kernel's own 2048 B refused"
+# pchase loads 4-byte pointers: a stride of 5 leaves them misaligned,
+# and one past WS wraps round the working set.
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel pchase --size 100 --param STRIDE=5
+contains "$work/err" "pchase: STRIDE 5: a multiple of 4"
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel pchase --size 100 --param STRIDE=1048576 --param WS=128
+contains "$work/err" "pchase: STRIDE 1048576: at most WS"
+# A window past the main loop is refused, not cut to it: sgemm-5 at
+# 1024 has 1024 / BK = 128 iterations.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 1024 --window 129
+contains "$work/err" "sgemm-5: a window of 129 iterations: the main loop has 128"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"
