@@ -225,8 +225,9 @@ report_options_init (ReportOptions *o)
           "most the loop), kept whatever the first wave does: to see how "
           "the answer moves with it (implies --sampled)", "N" },
         { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
-          "SMs simulated in full, the others mirroring them (default: 4 "
-          "when sampled, all on a GPU of fewer than 12 SMs or when exact)",
+          "SMs simulated in full (at most the GPU's), the others mirroring "
+          "them (default: 4 when sampled, all on a GPU of fewer than 12 SMs "
+          "or when exact)",
           "N" },
         { "launches", 0, 0, G_OPTION_ARG_INT64, &o->launches,
           "time N launches back to back in one stream after a warm-up "

@@ -282,6 +282,12 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                            "trace iteration markers (traces/FORMAT.md)");
         return FALSE;
     }
+    if (options->detailed_sms > spec->device.sm_count) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%d SMs in full: %s has %d", options->detailed_sms,
+                     spec->id, spec->device.sm_count);
+        return FALSE;
+    }
     if (options->window > k->iterations) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: a window of %" G_GUINT64_FORMAT " iterations: the "

@@ -152,6 +152,9 @@ contains "$work/err" "pchase: STRIDE 1048576: at most WS"
 # 1024 has 1024 / BK = 128 iterations.
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 1024 --window 129
 contains "$work/err" "sgemm-5: a window of 129 iterations: the main loop has 128"
+# ... and so are more SMs in full than the GPU has (it was cut to them).
+expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 4096 --detailed-sms 109
+contains "$work/err" "109 SMs in full: a100 has 108"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: give 0 or more"
