@@ -221,7 +221,8 @@ check_numbers (const CmdEntry *cmd, int argc, char **argv)
 
 /* The option 'arg' is, to tell repeats apart: "--size" of "--size" or
  * "--size=V", "-n" of "-n", "-nV" or a cluster; NULL for a repeatable
- * one (--set, --param, --vary, -p, -V) or none (a value such as "-5").
+ * one (the list options: --set, --param, --vary, -p, -V) or none (a
+ * value such as "-5").
  * A short and a long spelling of one option are not matched. */
 static char *
 option_key (const char *arg)

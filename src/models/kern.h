@@ -109,7 +109,8 @@ InstrStream *kern_open_mirror_window (const KernInstance *k, guint64 block,
                                       int warp, guint64 iterations);
 /* Whether the launch is one 'spec' takes: past its block or grid limits
  * the runtime refuses it (and the block count of a huge size would
- * wrap), and buffers past its device memory cudaMalloc refuses.  A block's thread count is occupancy's to check (occ_check).
+ * wrap), and buffers past its device memory cudaMalloc refuses.  A
+ * block's thread count is occupancy's to check (occ_check).
  * kern_instance_new checks it; a trace's is checked when it is run. */
 gboolean kern_check_launch (const KernInstance *k, const GpuSpec *spec,
                             GError **error);

@@ -165,8 +165,7 @@ static InstrStream *
 open_warp (const KernInstance *k, guint64 block, int warp,
            guint64 iterations)
 {
-    int live = MIN (32, k->threads - warp * 32);
-    guint32 mask = live >= 32 ? 0xffffffffu : (1u << live) - 1;
+    guint32 mask = instr_first_lanes (k->threads - warp * 32);
     return kgen_stream_new (k->data, block, warp, mask, iterations);
 }
 

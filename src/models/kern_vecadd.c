@@ -76,7 +76,7 @@ open_warp (const KernInstance *k, guint64 block, int warp,
     guint64 in_block = MIN (32, (guint64) k->threads - (guint64) warp * 32);
     guint64 live = first >= (guint64) k->size ? 0
                    : MIN (in_block, (guint64) k->size - first);
-    guint32 mask = live >= 32 ? 0xffffffffu : (1u << live) - 1;
+    guint32 mask = instr_first_lanes ((gint64) live);
     return kgen_stream_new (k->data, block, warp, mask, iterations);
 }
 

@@ -243,6 +243,55 @@ run_check_caches (const GpuSpec *spec, const OccResult *occ, GError **error)
     return FALSE;
 }
 
+/* What the options ask of the launch, where it cannot give it: said,
+ * not quietly cut to what it can. */
+static gboolean
+check_options (const GpuSpec *spec, const KernInstance *k,
+               const RunOptions *o, GError **error)
+{
+    /* A sampled run of a launch with no loop, or of an exact run. */
+    gboolean asked = o->window > 0 || o->mode == RUN_SAMPLED;
+    if (asked && (o->mode == RUN_EXACT || !run_can_sample (k))) {
+        g_autofree char *what =
+            o->window > 0
+                ? g_strdup_printf ("a window of %" G_GUINT64_FORMAT
+                                   " iterations", o->window)
+                : g_strdup ("a sampled run");
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: %s was asked for, but %s", k->model->id, what,
+                     o->mode == RUN_EXACT
+                         ? "the run is exact"
+                         : "the launch has no main loop a sampled run can "
+                           "cut: 4 or more iterations, not empty, and in a "
+                           "trace iteration markers (traces/FORMAT.md)");
+        return FALSE;
+    }
+    if (o->detailed_sms > spec->device.sm_count) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%d SMs in full: %s has %d", o->detailed_sms,
+                     spec->id, spec->device.sm_count);
+        return FALSE;
+    }
+    if (o->window > k->iterations) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: a window of %" G_GUINT64_FORMAT " iterations: the "
+                     "main loop has %" G_GUINT64_FORMAT, k->model->id,
+                     o->window, k->iterations);
+        return FALSE;
+    }
+    /* The kernel's shared accesses reach its whole footprint: an
+     * override may add to it (fewer blocks fit), not take from it. */
+    if (o->smem >= 0 && o->smem < k->static_smem) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "%s: static shared memory of %" G_GINT64_FORMAT " B a "
+                     "block: its shared accesses reach %" G_GINT64_FORMAT
+                     " B; an override may add to that, not take from it",
+                     k->model->id, o->smem, k->static_smem);
+        return FALSE;
+    }
+    return TRUE;
+}
+
 gboolean
 run_kernel (const GpuSpec *spec, const KernInstance *k,
             const RunOptions *options, RunResult *out, GError **error)
@@ -265,50 +314,12 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
                      SM_MAX_WARPS, SM_MAX_WARPS * spec->device.warp_size);
         return FALSE;
     }
-    /* Asked for and impossible: said, not quietly run exact. */
-    gboolean asked = options->window > 0 || options->mode == RUN_SAMPLED;
-    if (asked && (options->mode == RUN_EXACT || !run_can_sample (k))) {
-        g_autofree char *what =
-            options->window > 0
-                ? g_strdup_printf ("a window of %" G_GUINT64_FORMAT
-                                   " iterations", options->window)
-                : g_strdup ("a sampled run");
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: %s was asked for, but %s", k->model->id, what,
-                     options->mode == RUN_EXACT
-                         ? "the run is exact"
-                         : "the launch has no main loop a sampled run can "
-                           "cut: 4 or more iterations, not empty, and in a "
-                           "trace iteration markers (traces/FORMAT.md)");
+    if (!check_options (spec, k, options, error))
         return FALSE;
-    }
-    if (options->detailed_sms > spec->device.sm_count) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%d SMs in full: %s has %d", options->detailed_sms,
-                     spec->id, spec->device.sm_count);
-        return FALSE;
-    }
-    if (options->window > k->iterations) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: a window of %" G_GUINT64_FORMAT " iterations: the "
-                     "main loop has %" G_GUINT64_FORMAT, k->model->id,
-                     options->window, k->iterations);
-        return FALSE;
-    }
     /* A trace's launch meets the GPU here (kern_instance_new checked a
      * model's). */
     if (!kern_check_launch (k, spec, error))
         return FALSE;
-    /* The kernel's shared accesses reach its whole footprint: an
-     * override may add to it (fewer blocks fit), not take from it. */
-    if (options->smem >= 0 && options->smem < k->static_smem) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: static shared memory of %" G_GINT64_FORMAT " B a "
-                     "block: its shared accesses reach %" G_GINT64_FORMAT
-                     " B; an override may add to that, not take from it",
-                     k->model->id, options->smem, k->static_smem);
-        return FALSE;
-    }
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||

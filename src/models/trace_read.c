@@ -286,8 +286,7 @@ static gboolean
 in_block (const TraceHead *h, int warp, const Instr *in, GError **error)
 {
     gint64 threads = (gint64) h->threads - 32 * (gint64) warp;
-    guint32 lanes = threads >= 32 ? 0xffffffffu
-                                  : (guint32) ((1u << MAX (threads, 0)) - 1);
+    guint32 lanes = instr_first_lanes (threads);
     if ((in->active & ~lanes) == 0)
         return TRUE;
     return trace_format_error (

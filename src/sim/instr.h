@@ -122,6 +122,14 @@ void instr_init (Instr *instr, InstrOp op);
 /* Address of lane 'lane' (meaningful for active lanes only). */
 guint64 instr_lane_addr (const Instr *instr, int lane);
 
+/* The active mask of a warp whose first 'n' lanes hold threads (a
+ * block's partial last warp): all 32 from 32 on, none at 0 or below. */
+static inline guint32
+instr_first_lanes (gint64 n)
+{
+    return n >= 32 ? 0xffffffffu : n <= 0 ? 0 : (1u << n) - 1;
+}
+
 /* The lazy stream of one warp's instructions. */
 typedef struct InstrStream InstrStream;
 typedef struct {
