@@ -70,7 +70,13 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                      : mirrored ? "whole launch" : "exact",
                             r->detailed_sms, s->device.sm_count,
                             mirrored ? " (the others mirror them)" : "");
-    if (r->sampled)
+    if (r->by_waves)
+        g_string_append_printf (o, "waves                %" G_GUINT64_FORMAT
+                                " of %" G_GUINT64_FORMAT " simulated, the "
+                                "rest at the rate of the run's later half "
+                                "(no main loop to cut)\n", r->waves_run,
+                                r->waves);
+    else if (r->sampled)
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
                                 "iterations, %" G_GUINT64_FORMAT " wave%s\n",
@@ -189,6 +195,9 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     json_builder_add_boolean_value (b, r->sampled);
     member_int (b, "window_iterations", (gint64) r->window);
     member_int (b, "waves", (gint64) r->waves);
+    member_int (b, "waves_simulated", (gint64) r->waves_run);
+    json_builder_set_member_name (b, "sampled_by_waves");
+    json_builder_add_boolean_value (b, r->by_waves);
     member_int (b, "detailed_sms", r->detailed_sms);
     member_int (b, "launches", (gint64) r->launches);
     /* A warm L2, the warm-up's or a replayed one; "warm_l2" says which,
@@ -217,8 +226,9 @@ report_options_init (ReportOptions *o)
         { "exact", 0, 0, G_OPTION_ARG_NONE, &o->exact,
           "simulate every instruction of every warp (no sampling)", NULL },
         { "sampled", 0, 0, G_OPTION_ARG_NONE, &o->sampled,
-          "sample a window of the main loop even if the launch is small "
-          "(refused where it has no main loop)",
+          "sample even if the launch is small: a window of the main loop, "
+          "or, where it has none, its first waves (refused where the waves "
+          "are too few to sample)",
           NULL },
         { "window", 0, 0, G_OPTION_ARG_INT64, &o->window,
           "sample with a window of N main-loop iterations (at least 4, at "

@@ -10,6 +10,7 @@
 #include "models/run_replay.h"
 #include "models/run_sample.h"
 #include "models/run_sim.h"
+#include "models/run_waves.h"
 
 static void
 launch_of (const KernInstance *k, const RunOptions *o, OccLaunch *l)
@@ -60,14 +61,36 @@ figures (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     r->dram_gbs = (double) r->dram_bytes * per_s;
 }
 
+/* How a launch is simulated: whole; sampled, a window of its main loop
+ * (run_sample.h); or sampled by waves, where it has no loop to cut
+ * (run_waves.h). */
+typedef enum { RUN_HOW_EXACT, RUN_HOW_WINDOW, RUN_HOW_WAVES } RunHow;
+
+static RunHow
+run_how (const GpuSpec *spec, const KernInstance *k, const RunOptions *o,
+         guint64 blocks, guint64 per_wave)
+{
+    if (run_should_sample (k, o, blocks))
+        return RUN_HOW_WINDOW;
+    if (o->detailed_sms <= 0 &&
+        run_waves_wanted (spec, k, o, blocks, per_wave))
+        return RUN_HOW_WAVES;
+    return RUN_HOW_EXACT;
+}
+
 /* One launch, sampled or exact, from the L2 'l2' gives; 'out' holds
  * the launch, its occupancy, blocks and waves. */
 static void
 one_launch (const GpuSpec *spec, const KernInstance *k,
-            const RunOptions *options, gboolean sampled, RunResult *out,
+            const RunOptions *options, RunHow how, RunResult *out,
             RunL2 *l2)
 {
     int all = spec->device.sm_count;
+    gboolean sampled = how == RUN_HOW_WINDOW;
+    if (how == RUN_HOW_WAVES) {
+        run_by_waves (spec, k, out, options, l2);
+        return;
+    }
     out->detailed_sms =
         options->detailed_sms > 0 ? options->detailed_sms
         : sampled ? run_sampled_detailed_sms (k, &out->occ, out->blocks, all,
@@ -89,6 +112,7 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
     out->events = cost.events;
     out->cycles = s.st.cycles;
     out->window = k->iterations;
+    out->waves_run = out->waves;
     out->simulated_instructions = cost.instructions;
 }
 
@@ -196,20 +220,20 @@ replayed_l2 (const GpuSpec *spec, const KernInstance *k, RunResult *out,
  * extrapolated, can be several times the data (REPLAY_TRIED_UP_TO). */
 static void
 warm_launches (const GpuSpec *spec, const KernInstance *k,
-               const RunOptions *options, gboolean sampled, RunResult *out,
+               const RunOptions *options, RunHow how, RunResult *out,
                RunL2 *l2, Bar *bar)
 {
-    RunWarm how = l2->left != NULL ? RUN_WARM_LEFT
-                                   : replayed_l2 (spec, k, out, l2, bar);
+    RunWarm warmed = l2->left != NULL ? RUN_WARM_LEFT
+                                      : replayed_l2 (spec, k, out, l2, bar);
     if (l2->left == NULL) {
-        out->warm = how;
+        out->warm = warmed;
         bar_done (bar);
         return;
     }
     RunResult warm = *out;
     RunL2 from = { l2->left, NULL, FALSE };
-    one_launch (spec, k, options, sampled, &warm, &from);
-    warm.warm = how;
+    one_launch (spec, k, options, how, &warm, &from);
+    warm.warm = warmed;
     warm.events += out->events;
     warm.simulated_instructions += out->simulated_instructions;
     *out = warm;
@@ -249,9 +273,11 @@ static gboolean
 check_options (const GpuSpec *spec, const KernInstance *k,
                const RunOptions *o, GError **error)
 {
-    /* A sampled run of a launch with no loop, or of an exact run. */
+    /* A window of a launch with no loop, or a sampled exact run (a
+     * sampled run of a launch with no loop: check_by_waves). */
     gboolean asked = o->window > 0 || o->mode == RUN_SAMPLED;
-    if (asked && (o->mode == RUN_EXACT || !run_can_sample (k))) {
+    if (asked && (o->mode == RUN_EXACT ||
+                  (o->window > 0 && !run_can_sample (k)))) {
         g_autofree char *what =
             o->window > 0
                 ? g_strdup_printf ("a window of %" G_GUINT64_FORMAT
@@ -290,6 +316,35 @@ check_options (const GpuSpec *spec, const KernInstance *k,
         return FALSE;
     }
     return TRUE;
+}
+
+/* A sampled run asked of a launch with no main loop: it is sampled by
+ * waves, where it has enough of them, every SM in full. */
+static gboolean
+check_by_waves (const GpuSpec *spec, const KernInstance *k,
+                const RunOptions *o, guint64 blocks, guint64 per_wave,
+                GError **error)
+{
+    if (o->mode != RUN_SAMPLED || run_can_sample (k) ||
+        (o->detailed_sms <= 0 &&
+         run_waves_to_run (spec, k, blocks, per_wave) > 0))
+        return TRUE;
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                 "%s: a sampled run was asked for, but the launch has no "
+                 "main loop a sampled run can cut (4 or more iterations, "
+                 "not empty, and in a trace iteration markers: "
+                 "traces/FORMAT.md), %s", k->model->id,
+                 o->detailed_sms > 0
+                     ? "and a run sampled by waves takes every SM in full "
+                       "(no --detailed-sms)"
+                     : k->device_bytes <= 0
+                     ? "and its buffers, which a run by waves needs to "
+                       "know, are not known (a trace's)"
+                     : "nor the waves to be sampled by them: its full "
+                       "waves are fewer than twice those a run by waves "
+                       "takes, enough to fill the L2 eight times "
+                       "(run_waves.c)");
+    return FALSE;
 }
 
 gboolean
@@ -331,7 +386,9 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) out->occ.blocks_per_sm;
     out->waves = (out->blocks + per_wave - 1) / per_wave;
-    gboolean sampled = run_should_sample (k, options, out->blocks);
+    if (!check_by_waves (spec, k, options, out->blocks, per_wave, error))
+        return FALSE;
+    RunHow how = run_how (spec, k, options, out->blocks, per_wave);
     out->launches = MAX (options->launches, 1);
     RunL2 l2 = { NULL, NULL, out->launches > 1 };
     RunOptions o = *options;
@@ -340,10 +397,10 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
         o.progress = bar_progress;
         o.progress_ctx = &bar;
     }
-    one_launch (spec, k, &o, sampled, out, &l2);
+    one_launch (spec, k, &o, how, out, &l2);
     bar_part (&bar, 2, 2);
     if (out->launches > 1)
-        warm_launches (spec, k, &o, sampled, out, &l2, &bar);
+        warm_launches (spec, k, &o, how, out, &l2, &bar);
     g_clear_pointer (&l2.left, cache_free);
     figures (spec, k, out);
     return TRUE;

@@ -98,8 +98,12 @@ typedef struct {
     MemStats mem;
     guint64 events;
     gboolean sampled;
+    gboolean by_waves;          /* sampled by waves (run_waves.h), not
+                                 * by a window of the main loop */
     guint64 window;             /* main-loop iterations simulated per block */
     guint64 waves;              /* full and partial waves of blocks */
+    guint64 waves_run;          /* of them, simulated (sampled runs take
+                                 * some, the rest extrapolated) */
     int detailed_sms;           /* simulated in full; the rest mirrored */
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */

@@ -290,6 +290,19 @@ estimate_instructions (const KernInstance *k, guint64 blocks,
     return per_warp * (double) blocks * (double) kern_warps (k);
 }
 
+double
+run_estimate_instructions (const KernInstance *k, guint64 blocks)
+{
+    return estimate_instructions (k, blocks, MAX (k->iterations, 1));
+}
+
+gboolean
+run_is_large (const KernInstance *k, guint64 blocks)
+{
+    return run_estimate_instructions (k, blocks) >
+           SAMPLE_ABOVE_WARP_INSTRUCTIONS;
+}
+
 gboolean
 run_can_sample (const KernInstance *k)
 {
@@ -307,8 +320,7 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
         return FALSE;
     if (o->mode == RUN_SAMPLED || o->window > 0)
         return TRUE;
-    return estimate_instructions (k, blocks, k->iterations) >
-           SAMPLE_ABOVE_WARP_INSTRUCTIONS;
+    return run_is_large (k, blocks);
 }
 
 /* Full waves in a sampled run (then the partial last wave).  With one
@@ -763,6 +775,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     if (f.n < 2)
         return FALSE;
     r->window = w;
+    r->waves_run = (guint64) waves;
     /* Only a run of the whole launch leaves a whole launch's L2. */
     g_assert (l2->left == NULL);
     if (l2->keep && w == iters && run_blocks == r->blocks)

@@ -15,6 +15,13 @@
  * as block 0's first warp shows. */
 gboolean run_can_sample (const KernInstance *k);
 
+/* The warp instructions of 'blocks' blocks of 'k', whole, estimated
+ * from block 0's first warp; and whether they are more than
+ * SAMPLE_ABOVE_WARP_INSTRUCTIONS (20 million), a launch too large to
+ * run whole unless asked to. */
+double run_estimate_instructions (const KernInstance *k, guint64 blocks);
+gboolean run_is_large (const KernInstance *k, guint64 blocks);
+
 /* Sampled: forced (a window given forces it too), or more than
  * SAMPLE_ABOVE_WARP_INSTRUCTIONS (20 million) warp instructions,
  * estimated from block 0's first warp; never where the kernel has no

@@ -53,6 +53,13 @@ block_retired (void *ctx, int sm, guint64 block, Cycle at)
         w->block_sm[block] = sm;
         w->last_retired[sm] = MAX (w->last_retired[sm], at);
     }
+    w->n_all++;
+    for (int i = 0; i < 2; i++)
+        if (w->n_all == w->nth[i]) {
+            w->nth_at[i] = at;
+            if (w->gpu != NULL)
+                run_take_sample (w->gpu, &w->nth_sample[i]);
+        }
     if (w->retired != NULL && w->n_retired[sm] < w->keep) {
         w->retired[sm * w->keep + w->n_retired[sm]++] = at;
         reach_bound (w, sm);
@@ -67,7 +74,7 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                       (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
                       detailed, open_mirror,
                       win->retired != NULL || win->block_sm != NULL ||
-                              win->progress != NULL
+                              win->progress != NULL || win->nth[1] > 0
                           ? block_retired : NULL,
                       win->warm_l2 };
     return gpu_new (spec, &w);

@@ -60,6 +60,13 @@ typedef struct {
     guint64 total, full, done;
     /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
     const Cache *warm_l2;
+    /* If nth[1] > 0: the cycle the run's nth[i]-th block retired,
+     * counting the detailed SMs' ('n_all' so far), and, if 'gpu' is
+     * set, the counters then. */
+    guint64 nth[2];
+    Cycle nth_at[2];
+    RunSample nth_sample[2];
+    guint64 n_all;
 } RunWindow;
 
 /* Back-to-back launches: the L2 a launch starts from ('from', NULL for

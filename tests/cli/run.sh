@@ -263,6 +263,15 @@ contains "$work/err" "no main loop a sampled run can cut"
 # --sampled too: not a report of an exact run instead.
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --sampled
 contains "$work/err" "vecadd: a sampled run was asked for, but the launch has no main loop"
+contains "$work/err" "nor the waves to be sampled by them"
+# With waves enough it is sampled by them: 2^22 floats on 8 SMs with a
+# 1 MB L2 are 342 waves of 8 x 12 blocks of 128 threads, 12 B an
+# element; the run takes the 57 full waves that touch 8 MB and the
+# partial last one (run_waves.c).
+"$SMSIM" run --gpu a6000 --set device.sm_count=8 --set device.l2_kib=1024 \
+    --kernel vecadd --size 4194304 --sampled >"$work/w"
+grep -qx "waves                58 of 342 simulated, the rest at the rate of the run's later half (no main loop to cut)" "$work/w" ||
+    fail "run --sampled of vecadd printed: $(cat "$work/w")"
 # It samples, and says so, with the window asked for: sgemm-4 at 256
 # has K / BK = 256 / 8 = 32 iterations.  Cut to 8 the run is not the
 # whole launch, so 4 SMs run in full, not all 84 (run_sample.c).
