@@ -273,6 +273,30 @@ cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc, char ***argv)
     return FALSE;
 }
 
+/* Process-wide, as standard output itself is. */
+static int stdout_errno;
+
+static void
+note_stdout_error (void)
+{
+    if (stdout_errno == 0 && ferror (stdout))
+        stdout_errno = errno;
+}
+
+void
+cli_print (const char *text)
+{
+    errno = 0;
+    fputs (text, stdout);
+    note_stdout_error ();
+}
+
+int
+cli_stdout_errno (void)
+{
+    return stdout_errno;
+}
+
 /* The most of a message shown: one quoting an input whole (a preset
  * line of 100 MB) would bury what it says. */
 #define CLI_ERROR_MAX 2000
@@ -290,7 +314,9 @@ cli_error (const CmdEntry *cmd, const char *format, ...)
     gsize len = strlen (text), shown = MIN (len, CLI_ERROR_MAX);
     while (shown < len && (text[shown] & 0xc0) == 0x80)
         shown--;    /* not inside a character */
-    fflush (stdout);
+    errno = 0;
+    fflush (stdout);    /* what it printed before comes first */
+    note_stdout_error ();
     if (shown < len)
         fprintf (stderr, "smsim %s: %.*s... (%" G_GSIZE_FORMAT " bytes more)\n",
                  cmd->name, (int) shown, text, len - shown);

@@ -84,6 +84,17 @@ GOptionContext *cli_context_new (const CmdEntry *cmd, const char *args,
 gboolean cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc,
                     char ***argv);
 
+/* Standard output, a piece at a time: the commands print with g_print,
+ * and main makes this GLib's print handler (GOption's --help comes here
+ * too).  glibc drops a buffer it could not write, so by exit, when main
+ * checks the stream, the errno of the write that failed is gone: the
+ * first failure's is kept here. */
+void cli_print (const char *text);
+
+/* The reason the first failed write to standard output gave (through
+ * cli_print or cli_error's flush), or 0. */
+int cli_stdout_errno (void);
+
 /* "smsim NAME: message" on stderr. */
 void cli_error (const CmdEntry *cmd, const char *format, ...)
     G_GNUC_PRINTF (2, 3);

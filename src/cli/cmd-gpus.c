@@ -19,9 +19,9 @@ print_row (const Preset *preset)
     const GpuSpec *s = preset_spec (preset);
     g_autofree char *cc = g_strdup_printf ("%d.%d", s->device.cc_major,
                                            s->device.cc_minor);
-    printf ("%-10s %-4s %5d %6d %8d %-6s  %s\n", s->id, cc, s->device.sm_count,
-            s->device.sm_clock_mhz, s->sm.smem_bytes / 1024,
-            s->timing ? "yes" : "no", s->description);
+    g_print ("%-10s %-4s %5d %6d %8d %-6s  %s\n", s->id, cc, s->device.sm_count,
+             s->device.sm_clock_mhz, s->sm.smem_bytes / 1024,
+             s->timing ? "yes" : "no", s->description);
 }
 
 static int
@@ -42,8 +42,8 @@ gpus_exec (int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     g_auto (GStrv) names = preset_names ();
-    printf ("%-10s %-4s %5s %6s %8s %-6s  %s\n", "name", "cc", "SMs", "MHz",
-            "smemKiB", "timing", "description");
+    g_print ("%-10s %-4s %5s %6s %8s %-6s  %s\n", "name", "cc", "SMs", "MHz",
+             "smemKiB", "timing", "description");
     for (int i = 0; names[i] != NULL; i++) {
         g_autoptr (GError) error = NULL;
         g_autoptr (Preset) preset = preset_load (names[i], NULL, NULL, &error);

@@ -37,28 +37,29 @@ kernels_exec (int argc, char **argv)
     const KernModel *const *models = kern_models (&n);
     for (guint i = 0; i < n; i++) {
         const KernModel *m = models[i];
-        printf ("%-12s %s\n", m->id, m->summary);
-        printf ("%-12s   --size: %s\n", "", m->size_help);
+        g_print ("%-12s %s\n", m->id, m->summary);
+        g_print ("%-12s   --size: %s\n", "", m->size_help);
         if (m->n_params == 0)
-            printf ("%-12s   %-10s none\n", "", "parameters");
+            g_print ("%-12s   %-10s none\n", "", "parameters");
         for (int p = 0; p < m->n_params; p++)
-            printf ("%-12s   %-10s default %-8" G_GINT64_FORMAT " range %"
-                    G_GINT64_FORMAT "..%" G_GINT64_FORMAT "  %s\n", "",
-                    m->params[p].name, m->params[p].def, m->params[p].min,
-                    m->params[p].max, m->params[p].help);
+            g_print ("%-12s   %-10s default %-8" G_GINT64_FORMAT
+                     " range %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT "  %s\n",
+                     "", m->params[p].name, m->params[p].def, m->params[p].min,
+                     m->params[p].max, m->params[p].help);
         g_autofree char *regs = kern_regs_summary (m->id);
         if (regs != NULL) {
             g_auto (GStrv) lines = g_strsplit (regs, "\n", -1);
             for (guint l = 0; lines[l] != NULL; l++)
-                printf ("%-12s   %-10s %s\n", "", l == 0 ? "registers" : "",
-                        lines[l]);
+                g_print ("%-12s   %-10s %s\n", "", l == 0 ? "registers" : "",
+                         lines[l]);
         }
     }
-    printf ("\nRegisters per thread: ptxas -v of kernels/cuda (registers.csv, "
-            "nvcc %s).\nA GPU takes the column of its compute capability: "
-            "%s.\nOther tilings take the row of the nearer compiled set: "
-            "sgemm-9..11 with BM=64 the a100 row, else a6000;\npmpp-tiled "
-            "the next compiled TILE_WIDTH up (8, 16, 32).  --regs R "
-            "overrides.\n", kern_regs_nvcc_version, kern_regs_arch_rule ());
+    g_print ("\nRegisters per thread: ptxas -v of kernels/cuda (registers.csv, "
+             "nvcc %s).\nA GPU takes the column of its compute capability: "
+             "%s.\nOther tilings take the row of the nearer compiled set: "
+             "sgemm-9..11 with BM=64 the a100 row, else a6000;\npmpp-tiled "
+             "the next compiled TILE_WIDTH up (8, 16, 32).  --regs R "
+             "overrides.\n",
+             kern_regs_nvcc_version, kern_regs_arch_rule ());
     return CLI_EXIT_OK;
 }

@@ -43,15 +43,15 @@ list_figures (void)
     guint n;
     const FigDef *const *figs = fig_all (&n);
     for (guint i = 0; i < n; i++) {
-        printf ("%2d  %-17s %s\n    %-17s ", figs[i]->number, figs[i]->name,
-                figs[i]->summary, "");
+        g_print ("%2d  %-17s %s\n    %-17s ", figs[i]->number, figs[i]->name,
+                 figs[i]->summary, "");
         if (figs[i]->own_gpus != NULL) {
             g_autofree char *gpus = g_strjoinv (
                 " and ", (char **) figs[i]->own_gpus);
-            printf ("runs %s; ", gpus);
+            g_print ("runs %s; ", gpus);
         } else
-            printf ("default --gpu %s; ", figs[i]->default_gpu);
-        printf ("takes %s\n", figs[i]->options);
+            g_print ("default --gpu %s; ", figs[i]->default_gpu);
+        g_print ("takes %s\n", figs[i]->options);
     }
 }
 
@@ -121,7 +121,7 @@ plot_one (const CmdEntry *cmd, const FigDef *fig, FigOptions *o,
                                        GNUPLOT_ERROR_MISSING);
         return cli_error_status (error);
     }
-    printf ("%s\n", out);
+    g_print ("%s\n", out);
     fflush (stdout);
     if (verbose)
         fprintf (stderr, "smsim plot: %-17s data %6.2f s, gnuplot %5.2f s\n",

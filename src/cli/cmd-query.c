@@ -23,64 +23,69 @@ const CmdEntry cmd_query_entry = {
 static void
 print_query_cu (const GpuSpec *s)
 {
-    printf ("Device id:                                 0\n");
-    printf ("Device name:                               %s\n", s->device.name);
-    printf ("Compute capability:                        %d.%d\n",
-            s->device.cc_major, s->device.cc_minor);
-    printf ("Amount of global memory:                   %g GB\n",
-            s->device.global_mem_mib / 1024.0);
-    printf ("Amount of constant memory:                 %g KB\n",
-            (double) s->device.const_mem_kib);
-    printf ("Maximum grid size:                         %d %d %d\n",
-            s->device.max_grid_x, s->device.max_grid_y, s->device.max_grid_z);
-    printf ("Maximum block size:                        %d %d %d\n",
-            s->device.max_block_x, s->device.max_block_y, s->device.max_block_z);
-    printf ("Number of SMs:                             %d\n", s->device.sm_count);
-    printf ("Maximum amount of shared memory per block: %g KB\n",
-            s->sm.smem_per_block / 1024.0);
-    printf ("Maximum amount of shared memory per SM:    %g KB\n",
-            s->sm.smem_bytes / 1024.0);
-    printf ("Maximum number of registers per block:     %d K\n",
-            s->sm.max_regs_per_block / 1024);
-    printf ("Maximum number of registers per SM:        %d K\n",
-            s->sm.registers / 1024);
-    printf ("Maximum number of threads per block:       %d\n",
-            s->sm.max_threads_per_block);
-    printf ("Maximum number of threads per SM:          %d\n", s->sm.max_threads);
+    g_print ("Device id:                                 0\n");
+    g_print ("Device name:                               %s\n", s->device.name);
+    g_print ("Compute capability:                        %d.%d\n",
+             s->device.cc_major, s->device.cc_minor);
+    g_print ("Amount of global memory:                   %g GB\n",
+             s->device.global_mem_mib / 1024.0);
+    g_print ("Amount of constant memory:                 %g KB\n",
+             (double) s->device.const_mem_kib);
+    g_print ("Maximum grid size:                         %d %d %d\n",
+             s->device.max_grid_x, s->device.max_grid_y, s->device.max_grid_z);
+    g_print ("Maximum block size:                        %d %d %d\n",
+             s->device.max_block_x, s->device.max_block_y,
+             s->device.max_block_z);
+    g_print ("Number of SMs:                             %d\n",
+             s->device.sm_count);
+    g_print ("Maximum amount of shared memory per block: %g KB\n",
+             s->sm.smem_per_block / 1024.0);
+    g_print ("Maximum amount of shared memory per SM:    %g KB\n",
+             s->sm.smem_bytes / 1024.0);
+    g_print ("Maximum number of registers per block:     %d K\n",
+             s->sm.max_regs_per_block / 1024);
+    g_print ("Maximum number of registers per SM:        %d K\n",
+             s->sm.registers / 1024);
+    g_print ("Maximum number of threads per block:       %d\n",
+             s->sm.max_threads_per_block);
+    g_print ("Maximum number of threads per SM:          %d\n",
+             s->sm.max_threads);
 }
 
 static void
 print_more (const GpuSpec *s)
 {
     const SpecIntList *steps = &s->alloc.carveout_steps_kib;
-    printf ("\nMore (smsim preset '%s'):\n", s->id);
-    printf ("  SM clock (sustained):                    %d MHz\n",
-            s->device.sm_clock_mhz);
-    printf ("  FP32 peak:                               %.1f GFLOP/s\n",
-            2.0 * s->sm.fp32_lanes * s->device.sm_count *
-                s->device.sm_clock_mhz / 1000.0);
-    printf ("  DRAM bandwidth (peak / measured):        %.0f / %.0f GB/s\n",
-            s->device.dram_bandwidth_gbs, s->device.dram_stream_gbs);
-    printf ("  L2 cache:                                %d KB\n", s->device.l2_kib);
-    printf ("  Shared memory per block, opt-in:         %d B\n",
-            s->sm.smem_per_block_optin);
-    printf ("  Shared memory reserved per block:        %d B\n",
-            s->sm.smem_reserved_per_block);
-    printf ("  Unified L1/shared per SM:                %d KB\n",
-            s->sm.l1_smem_kib);
-    printf ("  Carveout steps:                          ");
+    g_print ("\nMore (smsim preset '%s'):\n", s->id);
+    g_print ("  SM clock (sustained):                    %d MHz\n",
+             s->device.sm_clock_mhz);
+    g_print ("  FP32 peak:                               %.1f GFLOP/s\n",
+             2.0 * s->sm.fp32_lanes * s->device.sm_count *
+                 s->device.sm_clock_mhz / 1000.0);
+    g_print ("  DRAM bandwidth (peak / measured):        %.0f / %.0f GB/s\n",
+             s->device.dram_bandwidth_gbs, s->device.dram_stream_gbs);
+    g_print ("  L2 cache:                                %d KB\n",
+             s->device.l2_kib);
+    g_print ("  Shared memory per block, opt-in:         %d B\n",
+             s->sm.smem_per_block_optin);
+    g_print ("  Shared memory reserved per block:        %d B\n",
+             s->sm.smem_reserved_per_block);
+    g_print ("  Unified L1/shared per SM:                %d KB\n",
+             s->sm.l1_smem_kib);
+    g_print ("  Carveout steps:                          ");
     for (int i = 0; i < steps->n; i++)
-        printf ("%s%d", i ? "/" : "", steps->v[i]);
-    printf (" KB%s\n", s->alloc.carveout ? "" : " (no carveout preference)");
-    printf ("  Maximum blocks per SM:                   %d\n", s->sm.max_blocks);
-    printf ("  Sub-partitions (warp schedulers):        %d\n",
-            s->sm.sub_partitions);
-    printf ("  Register allocation unit:                %d per warp\n",
-            s->alloc.reg_unit);
-    printf ("  Shared-memory allocation unit:           %d B\n",
-            s->alloc.smem_unit);
-    printf ("  Timing model:                            %s\n",
-            s->timing ? "yes" : "no (occupancy and query only)");
+        g_print ("%s%d", i ? "/" : "", steps->v[i]);
+    g_print (" KB%s\n", s->alloc.carveout ? "" : " (no carveout preference)");
+    g_print ("  Maximum blocks per SM:                   %d\n",
+             s->sm.max_blocks);
+    g_print ("  Sub-partitions (warp schedulers):        %d\n",
+             s->sm.sub_partitions);
+    g_print ("  Register allocation unit:                %d per warp\n",
+             s->alloc.reg_unit);
+    g_print ("  Shared-memory allocation unit:           %d B\n",
+             s->alloc.smem_unit);
+    g_print ("  Timing model:                            %s\n",
+             s->timing ? "yes" : "no (occupancy and query only)");
 }
 
 static char *
@@ -107,16 +112,16 @@ print_sources (const Preset *preset)
             source = "names the preset";
         else if (*source == '\0')
             source = "no source given";
-        printf ("[%s] %s = %s\n    %s (%s", keys[i].group, keys[i].key, value,
-                source, base);
+        g_print ("[%s] %s = %s\n    %s (%s", keys[i].group, keys[i].key, value,
+                 source, base);
         if (line > 0)
-            printf (":%d", line);
-        printf (")\n");
+            g_print (":%d", line);
+        g_print (")\n");
         assumed += preset_assumed (preset, i);
         shown++;
     }
-    printf ("\n%u values, %u of them ASSUMED (no published source).\n", shown,
-            assumed);
+    g_print ("\n%u values, %u of them ASSUMED (no published source).\n", shown,
+             assumed);
 }
 
 static void
@@ -124,14 +129,14 @@ print_keys (void)
 {
     guint n;
     const PkeyInfo *keys = pkey_table (&n);
-    printf ("%-34s %-14s %-10s %s\n", "key", "range", "unit", "meaning");
+    g_print ("%-34s %-14s %-10s %s\n", "key", "range", "unit", "meaning");
     for (guint i = 0; i < n; i++) {
         g_autofree char *name = g_strdup_printf ("%s.%s", keys[i].group,
                                                  keys[i].key);
         g_autofree char *range = pkey_range_text (&keys[i]);
-        printf ("%-34s %-14s %-10s %s%s\n", name, range, keys[i].unit,
-                keys[i].help,
-                keys[i].need == PKEY_TIMING ? " (timing presets)" : "");
+        g_print ("%-34s %-14s %-10s %s%s\n", name, range, keys[i].unit,
+                 keys[i].help,
+                 keys[i].need == PKEY_TIMING ? " (timing presets)" : "");
     }
 }
 
@@ -161,7 +166,7 @@ print_keys_json (void)
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);
     g_autofree char *text = json_to_string (root, TRUE);
-    printf ("%s\n", text);
+    g_print ("%s\n", text);
 }
 
 static void
@@ -191,7 +196,7 @@ print_json (const Preset *preset)
     json_builder_end_object (b);
     g_autoptr (JsonNode) root = json_builder_get_root (b);
     g_autofree char *text = json_to_string (root, TRUE);
-    printf ("%s\n", text);
+    g_print ("%s\n", text);
 }
 
 static int

@@ -67,12 +67,13 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
         cli_error (cmd, "%s", error->message);
         return cli_error_status (error);
     }
-    printf ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
-            " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "
-            "iteration%s each\n", output, model->id, size, kern_blocks (k),
-            kern_blocks (k) == 1 ? "" : "s", kern_warps (k),
-            k->threads > 32 ? "s" : "", k->iterations,
-            k->iterations == 1 ? "" : "s");
+    g_print ("%s: %s, size %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT
+             " block%s of %d warp%s, %" G_GUINT64_FORMAT " main-loop "
+             "iteration%s each\n",
+             output, model->id, size, kern_blocks (k),
+             kern_blocks (k) == 1 ? "" : "s", kern_warps (k),
+             k->threads > 32 ? "s" : "", k->iterations,
+             k->iterations == 1 ? "" : "s");
     return CLI_EXIT_OK;
 }
 
@@ -238,7 +239,7 @@ info_exec (int argc, char **argv)
     g_autoptr (GString) out = g_string_new (NULL);
     info_launch (out, r);
     info_counts (out, trace_reader_head (r), &t);
-    fputs (out->str, stdout);
+    g_print ("%s", out->str);
     return CLI_EXIT_OK;
 }
 
@@ -290,26 +291,35 @@ replay_exec (int argc, char **argv)
 
 /* ------------------------------------------------------------------ */
 
-static void
-usage (FILE *out)
+/* `smsim trace --help`, for standard output or, after a missing
+ * action, standard error. */
+static char *
+usage (void)
 {
-    fprintf (out, "Usage: smsim trace ACTION [OPTION...]\n\n%s.\n\nActions:\n",
-             cmd_trace_entry.summary);
+    GString *out = g_string_new (NULL);
+    g_string_append_printf (out,
+                            "Usage: smsim trace ACTION [OPTION...]\n\n"
+                            "%s.\n\nActions:\n",
+                            cmd_trace_entry.summary);
     for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
-        fprintf (out, "  %-8s %s\n", actions[i].name + 6, actions[i].summary);
-    fprintf (out, "\n`smsim trace ACTION --help` explains each; "
-             "traces/FORMAT.md the file.\n");
+        g_string_append_printf (out, "  %-8s %s\n", actions[i].name + 6,
+                                actions[i].summary);
+    g_string_append (out, "\n`smsim trace ACTION --help` explains each; "
+                          "traces/FORMAT.md the file.\n");
+    return g_string_free (out, FALSE);
 }
 
 static int
 trace_exec (int argc, char **argv)
 {
-    if (argc < 2) {
-        usage (stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0) {
-        usage (stdout);
+    if (argc < 2 || strcmp (argv[1], "--help") == 0 ||
+        strcmp (argv[1], "-h") == 0) {
+        g_autofree char *text = usage ();
+        if (argc < 2) {
+            fputs (text, stderr);
+            return CLI_EXIT_USAGE;
+        }
+        g_print ("%s", text);
         return CLI_EXIT_OK;
     }
     for (guint i = 0; i < G_N_ELEMENTS (actions); i++)

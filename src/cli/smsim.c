@@ -28,29 +28,36 @@ static const CmdEntry *const cmd_table[] = {
     &cmd_plot_entry,
 };
 
-static void
-usage (FILE *out)
+/* The text of `smsim --help`, for standard output or, after a missing
+ * command, standard error. */
+static char *
+usage (void)
 {
-    fprintf (out,
-             "Usage: smsim COMMAND [OPTION...]\n\n"
-             "smsim %s: a GPU-free, cycle-approximate simulator of the NVIDIA "
-             "streaming multiprocessor.\n\nCommands:\n",
-             PACKAGE_VERSION);
+    GString *out = g_string_new (NULL);
+    g_string_append_printf (out,
+                            "Usage: smsim COMMAND [OPTION...]\n\n"
+                            "smsim %s: a GPU-free, cycle-approximate "
+                            "simulator of the NVIDIA streaming "
+                            "multiprocessor.\n\nCommands:\n",
+                            PACKAGE_VERSION);
     for (guint i = 0; i < G_N_ELEMENTS (cmd_table); i++)
-        fprintf (out, "  %-12s %s\n", cmd_table[i]->name, cmd_table[i]->summary);
-    fprintf (out,
-             "\n`smsim COMMAND --help` explains each command.  Examples:\n"
-             "  smsim gpus\n"
-             "  smsim query --gpu a100\n"
-             "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
-             "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
-             "  smsim validate\n"
-             "  smsim sweep --gpu a100 --mode occupancy --vary threads=128,256 "
-             "--vary regs=32,64\n"
-             "\nExit status: 0 success; 1 a bad command line (an option "
-             "missing, malformed\nor given twice, or options that clash); 2 "
-             "bad input (a file, a value the\npreset or kernel refuses) or a "
-             "failed run.\n");
+        g_string_append_printf (out, "  %-12s %s\n", cmd_table[i]->name,
+                                cmd_table[i]->summary);
+    g_string_append (out,
+                     "\n`smsim COMMAND --help` explains each command.  "
+                     "Examples:\n"
+                     "  smsim gpus\n"
+                     "  smsim query --gpu a100\n"
+                     "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
+                     "  smsim run --gpu a6000 --kernel sgemm-5 --size 1024\n"
+                     "  smsim validate\n"
+                     "  smsim sweep --gpu a100 --mode occupancy --vary "
+                     "threads=128,256 --vary regs=32,64\n"
+                     "\nExit status: 0 success; 1 a bad command line (an "
+                     "option missing, malformed\nor given twice, or options "
+                     "that clash); 2 bad input (a file, a value the\npreset "
+                     "or kernel refuses) or a failed run.\n");
+    return g_string_free (out, FALSE);
 }
 
 /* Exact name, else the one command the prefix names. */
@@ -94,8 +101,9 @@ check_stdout (void)
     errno = 0;
     if (fflush (stdout) == 0 && !ferror (stdout))
         return;
-    /* 0 when the write that failed was an earlier one. */
-    int err = errno;
+    /* 0 when the write that failed was an earlier one: cli_print kept
+     * its reason.  ("failed" alone only for text printed past it.) */
+    int err = errno != 0 ? errno : cli_stdout_errno ();
     const char *name = g_get_prgname () ? g_get_prgname () : "smsim";
     if (err != 0)
         fprintf (stderr, "%s: writing standard output: %s\n", name,
@@ -141,17 +149,19 @@ main (int argc, char **argv)
     setlocale (LC_ALL, "");
     /* Numbers print the same everywhere: output is deterministic. */
     setlocale (LC_NUMERIC, "C");
-    if (argc < 2) {
-        usage (stderr);
-        return CLI_EXIT_USAGE;
-    }
-    if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
-        strcmp (argv[1], "help") == 0) {
-        usage (stdout);
+    g_set_print_handler (cli_print);
+    if (argc < 2 || strcmp (argv[1], "--help") == 0 ||
+        strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0) {
+        g_autofree char *text = usage ();
+        if (argc < 2) {
+            fputs (text, stderr);
+            return CLI_EXIT_USAGE;
+        }
+        g_print ("%s", text);
         return CLI_EXIT_OK;
     }
     if (strcmp (argv[1], "--version") == 0) {
-        printf ("smsim %s\n", PACKAGE_VERSION);
+        g_print ("smsim %s\n", PACKAGE_VERSION);
         return CLI_EXIT_OK;
     }
     const CmdEntry *cmd = lookup (argv[1]);

@@ -9,7 +9,9 @@ cd "$work"
 mkfifo pipe
 
 # broken CMD...: CMD, its standard output a pipe nobody reads, must
-# exit 2 and say that writing standard output failed.
+# exit 2 and say that writing standard output failed, and why: a write
+# that failed early (a text longer than stdio's buffer, as kernels and
+# every --help are) left no errno by the time main checked the stream.
 broken() {
     set +e
     (
@@ -22,7 +24,7 @@ broken() {
     got=$?
     set -e
     [ "$got" -eq 2 ] || fail "'$*' into a broken pipe exited $got, expected 2: $(cat "$work/err")"
-    contains "$work/err" "writing standard output"
+    contains "$work/err" "writing standard output: Broken pipe"
 }
 
 "$SMSIM" trace gen --kernel vecadd --size 1024 -o v.trace >/dev/null
@@ -39,6 +41,11 @@ broken "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 -o -
 # Reported once, by the command that saw it.
 [ "$(grep -c 'writing standard output' "$work/err")" -eq 1 ] || fail "said twice: $(cat "$work/err")"
 broken "$SMSIM" run --gpu a100 --kernel vecadd --size 4096
-broken "$SMSIM" gpus --help
 broken "$SMSIM" --help
+broken "$SMSIM" --version
+broken "$SMSIM" trace --help
+for cmd in gpus query occupancy kernels run validate "trace gen" "trace info" \
+    "trace replay" sweep plot; do
+    broken "$SMSIM" $cmd --help
+done
 echo "standard output checked ok"
