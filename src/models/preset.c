@@ -282,6 +282,16 @@ search_dir (guint i)
     return g_strdup (dirs[i] && *dirs[i] ? dirs[i] : "");
 }
 
+/* A preset in the search path is a regular file (through links), the
+ * only kind textfile_read reads: anything else named NAME.ini (a link
+ * to /dev/zero, a directory, a dangling link) is neither found nor
+ * listed, and hides no preset further down the search path. */
+static gboolean
+is_preset_file (const char *path)
+{
+    return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
 static gboolean
 is_path (const char *name)
 {
@@ -306,7 +316,7 @@ find_preset (const char *name, const char *relative_to, GError **error)
         if (*dir == '\0')
             continue;
         g_autofree char *path = g_build_filename (dir, file, NULL);
-        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        if (is_preset_file (path))
             return g_steal_pointer (&path);
     }
     g_auto (GStrv) names = preset_names ();
@@ -771,6 +781,9 @@ preset_names (void)
         const char *file;
         while (d != NULL && (file = g_dir_read_name (d)) != NULL) {
             if (!g_str_has_suffix (file, ".ini"))
+                continue;
+            g_autofree char *path = g_build_filename (dir, file, NULL);
+            if (!is_preset_file (path))
                 continue;
             char *name = g_strndup (file, strlen (file) - 4);
             if (g_hash_table_contains (seen, name)) {

@@ -12,6 +12,31 @@ for row in "k40 3.5 15" "p100 6.0 56" "v100 7.0 80" "t4 7.5 40" \
         "$work/g" || fail "gpus lacks $row"
 done
 
+# Only a regular file NAME.ini is a preset, as --gpu NAME reads only
+# those (textfile_read's rule): a link to a device, a directory or a
+# dangling link in the preset directory is not listed (gpus listed
+# "zero", then failed to load it), nor named among the presets, and
+# does not hide a preset of that name further down the search path.
+mkdir "$work/p"
+ln -s /dev/zero "$work/p/zero.ini"
+mkdir "$work/p/dir.ini"
+ln -s "$work/p/none" "$work/p/dangling.ini"
+ln -s /dev/null "$work/p/a100.ini"
+printf '[preset]\nbase = t4\nname = mine\n' >"$work/p/mine.ini"
+SMSIM_PRESET_DIR="$work/p" "$SMSIM" gpus >"$work/g" 2>"$work/err" ||
+    fail "gpus with non-presets in SMSIM_PRESET_DIR: $(cat "$work/err")"
+[ ! -s "$work/err" ] || fail "gpus said: $(cat "$work/err")"
+for n in zero dir dangling; do
+    ! grep -q "^$n " "$work/g" || fail "gpus lists $n, which is no preset file"
+done
+grep -q '^mine ' "$work/g" || fail "gpus lacks the preset mine: $(cat "$work/g")"
+grep -q '^a100 .* 108 ' "$work/g" || fail "a link to /dev/null hid the a100"
+SMSIM_PRESET_DIR="$work/p" expect_fail 2 "$SMSIM" query --gpu zero
+contains "$work/err" "unknown GPU 'zero'"
+presets=$(sed -n 's/.*(presets: \([^;]*\);.*/\1/p' "$work/err")
+[ "$presets" = "a100, a6000, h100, k40, mine, p100, rtx2070, t4, v100" ] ||
+    fail "presets named: '$presets'"
+
 "$SMSIM" --help >"$work/h"
 for cmd in gpus query occupancy; do contains "$work/h" "  $cmd"; done
 # The README's exit-status rule, as the help states it.
