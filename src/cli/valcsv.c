@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -11,6 +10,7 @@
 #include "cli/valcsv.h"
 #include "models/csv.h"
 #include "models/fig.h"
+#include "models/num.h"
 #include "models/textfile.h"
 
 enum { COL_GPU, COL_KERNEL, COL_SIM, COL_REF, COL_ERR, N_COLS };
@@ -49,16 +49,14 @@ static gboolean
 number (const char *text, const char *column, gboolean empty_ok, double *out,
         char **why)
 {
-    char *end = NULL;
     if (*text == '\0' && empty_ok) {
         *out = NAN;
         return TRUE;
     }
-    errno = 0;
-    *out = g_ascii_strtod (text, &end);
-    if (errno == 0 && end != text && *end == '\0' && isfinite (*out))
+    /* Decimal, as validate writes it: strtod would take 0x1p10 too. */
+    if (num_parse_double (text, out))
         return TRUE;
-    *why = g_strdup_printf ("%s = '%s': not a number", column, text);
+    *why = g_strdup_printf ("%s = '%s': not a number in decimal", column, text);
     return FALSE;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 
 #include "models/num.h"
 
@@ -27,6 +28,42 @@ num_parse_uint (const char *text, guint64 *out)
     guint64 v = g_ascii_strtoull (text, &end, 10);
     /* strtoull would take a sign, and spaces before it. */
     if (!g_ascii_isdigit (*text) || errno != 0 || *end != '\0')
+        return FALSE;
+    *out = v;
+    return TRUE;
+}
+
+/* The digits at 'c' skipped; how many in '*n'. */
+static const char *
+skip_digits (const char *c, guint *n)
+{
+    *n = 0;
+    for (; g_ascii_isdigit (*c); c++)
+        (*n)++;
+    return c;
+}
+
+/* Whether 'text' is written as num_parse_double takes it. */
+static gboolean
+is_decimal (const char *text)
+{
+    guint whole, fraction = 0, exponent = 1;
+    const char *c = skip_digits (text + (*text == '-' || *text == '+'), &whole);
+    if (*c == '.')
+        c = skip_digits (c + 1, &fraction);
+    if (whole + fraction > 0 && (*c == 'e' || *c == 'E'))
+        c = skip_digits (c + 1 + (c[1] == '-' || c[1] == '+'), &exponent);
+    return whole + fraction > 0 && exponent > 0 && *c == '\0';
+}
+
+gboolean
+num_parse_double (const char *text, double *out)
+{
+    if (!is_decimal (text))
+        return FALSE;
+    errno = 0;
+    double v = g_ascii_strtod (text, NULL);
+    if (errno != 0 || !isfinite (v))
         return FALSE;
     *out = v;
     return TRUE;

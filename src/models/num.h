@@ -15,6 +15,14 @@ gboolean num_parse_int (const char *text, gint64 *out);
  * of 'text', within guint64; FALSE (and '*out' untouched) otherwise. */
 gboolean num_parse_uint (const char *text, guint64 *out);
 
+/* A finite number in decimal filling all of 'text': an optional sign,
+ * digits with at most one point among them, then an optional exponent
+ * (e or E, an optional sign, digits): "1555", "0.5", "1.5e3".  FALSE
+ * (and '*out' untouched) for anything else g_ascii_strtod would also
+ * take, hex ("0x1p10"), "inf" and "nan" among them, and for a value
+ * past a double's range. */
+gboolean num_parse_double (const char *text, double *out);
+
 /* Whether 'text' is an optionally signed run of decimal digits, of any
  * length: what tells a value too big for num_parse_int from one that
  * is no integer at all. */

@@ -171,7 +171,6 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
 {
     gint64 i;
     double d;
-    char *end = NULL;
     g_autofree char *range = pkey_range_text (info);
 
     switch (info->type) {
@@ -192,10 +191,10 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
             *(int *) slot_of (preset, info) = (int) i;
         return TRUE;
     case PKEY_DOUBLE:
-        errno = 0;
-        d = g_ascii_strtod (text, &end);
-        if (errno != 0 || end == text || *end != '\0') {
-            *why = g_strdup ("not a number");
+        /* As written is how query shows it: 0x1p10 and inf are no
+         * datasheet's numbers. */
+        if (!num_parse_double (text, &d)) {
+            *why = g_strdup ("not a number in decimal (e.g. 1555 or 0.5)");
             return FALSE;
         }
         if (!(d >= info->min && d <= info->max)) {

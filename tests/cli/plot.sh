@@ -171,6 +171,11 @@ contains "$work/err" "dup.csv:7: a100 sgemm-2 again (first on line 4)"
 sed 's/1850.0,2000.0,-7.50/1850.0,2000.0,+90/' "$work/v.csv" >"$work/contra.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/contra.csv"
 contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 1850.0 and reference_gflops = 2000.0 give -7.50"
+# Its numbers are decimal, as validate writes them (and as the rounding
+# check reads them): C's hex float is refused, not read as 1850.
+sed 's/1850.0,2000.0,-7.50/0x1.ce8p10,2000.0,-7.50/' "$work/v.csv" >"$work/hex.csv"
+expect_fail 2 "$SMSIM" plot 6 --from "$work/hex.csv" -o "$work/hexfig.png"
+contains "$work/err" "hex.csv:6: simulated_gflops = '0x1.ce8p10': not a number in decimal"
 # No SGEMM kernel runs at these sizes: an error saying why (sgemm-1's
 # reason: its tile is the smallest) and which sizes run them all, the
 # multiples of every tile and BK: lcm(32, 64, 128, 256, 16) = 256.

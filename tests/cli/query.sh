@@ -70,6 +70,16 @@ printf '[preset]\nbase = a100\n[device]\nname = caf\351\n' >"$work/latin1.ini"
 expect_fail 2 "$SMSIM" query --config "$work/latin1.ini" --format json
 contains "$work/err" "latin1.ini:4: not UTF-8"
 expect_fail 1 "$SMSIM" query --bogus
+# A preset's numbers are decimal: C's hex float (which query --format
+# json showed as written, 0x1p10) and inf or nan are refused where they
+# stand.
+printf '[preset]\nbase = a100\n[device]\ndram_bandwidth_gbs = 0x1p10\n' >"$work/hex.ini"
+expect_fail 2 "$SMSIM" query --config "$work/hex.ini" --format json
+contains "$work/err" "hex.ini:4: [device] dram_bandwidth_gbs = 0x1p10: not a number in decimal"
+for v in inf nan; do
+    expect_fail 2 "$SMSIM" query --gpu a100 --set "mem.l2_bandwidth_gbs=$v"
+    contains "$work/err" "[mem] l2_bandwidth_gbs = $v: not a number in decimal"
+done
 # A message quoting an input cuts it short: 2000 bytes of it and how
 # much more, not the 100,000 x's of this value.
 { printf '[preset]\nbase = a100\n[device]\nsm_count = '; head -c 100000 /dev/zero | tr '\0' x; echo; } >"$work/long.ini"
