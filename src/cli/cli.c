@@ -101,6 +101,16 @@ cli_check_params (const CmdEntry *cmd, char **params, const char *kernel)
                            "give each parameter once");
 }
 
+gboolean
+cli_check_count (const CmdEntry *cmd, const char *option, gint64 value)
+{
+    if (value == G_MININT64 || value >= 0)
+        return TRUE;
+    cli_error (cmd, "%s %" G_GINT64_FORMAT ": must not be negative (a count)",
+               option, value);
+    return FALSE;
+}
+
 int
 cli_error_status (const GError *error)
 {

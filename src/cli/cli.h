@@ -61,6 +61,15 @@ gboolean cli_check_once (const CmdEntry *cmd, const char *option,
 gboolean cli_check_params (const CmdEntry *cmd, char **params,
                            const char *kernel);
 
+/* FALSE, the error printed, where the count 'value' given to 'option'
+ * (--size, --threads, --regs, --smem, --dyn-smem; G_MININT64: not
+ * given) is negative.  No count is, on any GPU: the command line is
+ * malformed (the caller exits CLI_EXIT_USAGE) before any preset or
+ * model is asked.  From 0 up, what they refuse is theirs to say (bad
+ * input, CLI_EXIT_FAIL). */
+gboolean cli_check_count (const CmdEntry *cmd, const char *option,
+                          gint64 value);
+
 /* The exit status for 'error' from loading the preset or making the
  * kernel's launch: a command line that names no GPU is missing an
  * option, and a --set or --param not NAME=VALUE is malformed

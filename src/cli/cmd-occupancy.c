@@ -276,6 +276,11 @@ check_options (const CmdEntry *cmd, const OccOptions *o, int argc,
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
         return FALSE;
     }
+    if (!cli_check_count (cmd, "--threads", o->threads) ||
+        !cli_check_count (cmd, "--regs", o->regs) ||
+        !cli_check_count (cmd, "--smem", o->smem) ||
+        !cli_check_count (cmd, "--dyn-smem", o->dyn_smem))
+        return FALSE;
     /* The CSV gives each row's launch and the answer is CSV: one
      * launch's options would be ignored, so they are refused. */
     if (o->batch != NULL &&

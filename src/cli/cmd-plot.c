@@ -321,26 +321,16 @@ check_takes (const CmdEntry *cmd, const FigDef *fig,
     return TRUE;
 }
 
-/* A count given out of range is an error, not the figure's default:
- * a size must be positive, the occupancy launch's numbers at least 0. */
+/* A negative count is an error, not the figure's default (which -1
+ * stands for in FigOptions); from 0 up, the figure's models judge. */
 static gboolean
 check_counts (const CmdEntry *cmd, const PlotArgs *a)
 {
-    const struct {
-        const char *name;
-        gint64 value, least;
-    } counts[] = {
-        { "--size", a->size, 1 }, { "--threads", a->threads, 0 },
-        { "--regs", a->regs, 0 }, { "--smem", a->smem, 0 },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-        if (counts[i].value != NOT_GIVEN && counts[i].value < counts[i].least) {
-            cli_error (cmd, "%s %" G_GINT64_FORMAT ": give %" G_GINT64_FORMAT
-                            " or more", counts[i].name, counts[i].value,
-                       counts[i].least);
-            return FALSE;
-        }
-    return TRUE;
+    G_STATIC_ASSERT (NOT_GIVEN == G_MININT64);
+    return cli_check_count (cmd, "--size", a->size) &&
+           cli_check_count (cmd, "--threads", a->threads) &&
+           cli_check_count (cmd, "--regs", a->regs) &&
+           cli_check_count (cmd, "--smem", a->smem);
 }
 
 /* The command line makes sense before anything runs. */

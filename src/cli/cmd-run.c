@@ -153,6 +153,8 @@ run_exec (int argc, char **argv)
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
     else if (a.kernel == NULL || a.size == G_MININT64)
         cli_error (cmd, "give --kernel ID and --size N (see `smsim kernels`)");
+    else if (!cli_check_count (cmd, "--size", a.size))
+        ;
     else if (!report_format (&ro, &format, &error))
         cli_error (cmd, "%s", error->message);
     else

@@ -144,6 +144,8 @@ gen_exec (int argc, char **argv)
         cli_error (cmd, "give --kernel ID, --size N and -o FILE");
         return CLI_EXIT_USAGE;
     }
+    if (!cli_check_count (cmd, "--size", size))
+        return CLI_EXIT_USAGE;
     /* Elsewhere '-' is standard output; a trace is written whole or not
      * at all, through a temporary file renamed into place. */
     if (strcmp (output, "-") == 0) {

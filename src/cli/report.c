@@ -292,16 +292,9 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
 {
     g_autoptr (GError) error = NULL;
     gboolean window = a->window != G_MININT64;
-    const struct {
-        const char *name;
-        gint64 value;
-    } counts[] = { { "regs", a->regs }, { "smem", a->smem } };
-    for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
-        if (counts[i].value != G_MININT64 && counts[i].value < 0) {
-            cli_error (cmd, "--%s %" G_GINT64_FORMAT ": give 0 or more",
-                       counts[i].name, counts[i].value);
-            return CLI_EXIT_USAGE;
-        }
+    if (!cli_check_count (cmd, "--regs", a->regs) ||
+        !cli_check_count (cmd, "--smem", a->smem))
+        return CLI_EXIT_USAGE;
     if (a->detailed_sms < 0) {
         cli_error (cmd, "--detailed-sms %d: give 1 or more (0: the default)",
                    a->detailed_sms);

@@ -56,7 +56,8 @@ typedef struct {
     const char *gpu;
     const char *config;
     const char *const *sets;
-    gint64 size;
+    gint64 size;                 /* -1 (as the counts below): the
+                                    figure's own */
     const char *kernel;
     const char *const *params;
     const GArray *validation;    /* sgemm-validation: FigValidRow rows

@@ -263,7 +263,7 @@ sgemm_runs (const FigOptions *o, const FigDef *fig, FigData *d,
     g_autoptr (GPtrArray) left_out = g_ptr_array_new_with_free_func (g_free);
     guint n_models, of = 0;
     const KernModel *const *models = kern_models (&n_models);
-    gint64 size = o->size > 0 ? o->size : SGEMM_SIZE;
+    gint64 size = o->size >= 0 ? o->size : SGEMM_SIZE;
     r->preset = fig_preset (o, fig, NULL, &key, error);
     if (r->preset == NULL)
         return FALSE;

@@ -151,10 +151,10 @@ timeline_kernel (const FigOptions *o, const GpuSpec *s, GError **error)
         return NULL;
     }
     const char *const *params = o->params || o->kernel ? o->params : tile16;
-    KernInstance *k = kern_instance_new (m, s, o->size > 0 ? o->size : 32,
+    KernInstance *k = kern_instance_new (m, s, o->size >= 0 ? o->size : 32,
                                          params, error);
     /* The default fits the default kernel: say where 32 came from. */
-    if (k == NULL && o->size <= 0)
+    if (k == NULL && o->size < 0)
         g_prefix_error (error, "at the figure's default size (give --size): ");
     return k;
 }

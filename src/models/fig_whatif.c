@@ -147,7 +147,7 @@ static gboolean
 run_designs (const FigOptions *o, Design *ds, FigRun *runs, GError **error)
 {
     const char *kernel = o->kernel ? o->kernel : "pmpp-tiled";
-    gint64 size = o->size > 0 ? o->size : 256;
+    gint64 size = o->size >= 0 ? o->size : 256;
     for (guint i = 0; i < N_POINTS; i++) {
         g_autofree char *key = NULL;
         g_auto (GStrv) sets = NULL;

@@ -83,5 +83,43 @@ done
 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 -p BLOCK=64 --set \
     sm.registers=65536 --set mem.l2_assoc=16 >/dev/null ||
     fail "run refused --set given twice with different keys"
-echo "extra arguments, other bases and repeated options refused ok"
+# A negative count is a malformed command line (exit 1, naming the
+# option) in every command that takes one: occupancy said 2 where run
+# said 1.  From 0 up, the GPU or the kernel model judges (exit 2), as
+# run and plot now agree for --size 0 (plot took 0 for its default).
+negative() {
+    expect_fail 1 "$@"
+    contains "$work/err" ": must not be negative (a count)"
+}
+for o in --threads --regs --smem --dyn-smem; do
+    set -- --threads 128 --regs 32
+    [ "$o" = --threads ] && set -- --regs 32
+    [ "$o" = --regs ] && set -- --threads 128
+    negative "$SMSIM" occupancy --gpu a100 "$@" "$o" -5
+    contains "$work/err" "$o -5:"
+done
+negative "$SMSIM" run --gpu a100 --kernel vecadd --size -1
+for o in --regs --smem; do
+    negative "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 "$o" -1
+    contains "$work/err" "$o -1:"
+done
+negative "$SMSIM" trace gen --kernel vecadd --size -5 -o w.trace
+negative "$SMSIM" trace replay --regs -1 v.trace
+negative "$SMSIM" trace replay --smem -1 v.trace
+negative "$SMSIM" plot timeline --size -5 -o t.png
+for o in --threads --regs --smem; do
+    negative "$SMSIM" plot occupancy "$o" -3 -o o.png
+done
+[ ! -e w.trace ] && [ ! -e t.png ] && [ ! -e o.png ] ||
+    fail "a negative count left an output"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 0 --regs 32
+contains "$work/err" "0 threads per block"
+for cmd in "run --gpu a100 --kernel vecadd" "trace gen --kernel vecadd -o w.trace" \
+           "plot timeline --kernel vecadd -o t.png"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "$SMSIM" $cmd --size 0
+    contains "$work/err" "size 0: must be positive"
+done
+[ ! -e w.trace ] && [ ! -e t.png ] || fail "a size of 0 left an output"
+echo "extra arguments, other bases, repeated options and negative counts refused ok"
 

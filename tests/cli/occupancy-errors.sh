@@ -13,8 +13,8 @@ expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 1025 --regs 32
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 0 --regs 32
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 512 --regs 255
 contains "$work/err" "131072"
-expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem -1
-contains "$work/err" "negative"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem -1
+contains "$work/err" "--smem -1: must not be negative"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --dyn-smem 200000
 contains "$work/err" "166912"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem 50000

@@ -120,11 +120,14 @@ expect_fail 1 "$SMSIM" plot all --format gif
 expect_fail 1 "$SMSIM" plot all --size 1024
 expect_fail 1 "$SMSIM" plot occupancy --size 100
 contains "$work/err" "figure occupancy does not take --size"
-# Out of range is an error, not the figure's default.
+# Out of range is an error, not the figure's default: a negative count
+# malformed, 0 the model's to refuse.
 expect_fail 1 "$SMSIM" plot timeline --size -5
-contains "$work/err" "--size -5: give 1 or more"
+contains "$work/err" "--size -5: must not be negative"
+expect_fail 2 "$SMSIM" plot timeline --size 0
+contains "$work/err" "size 0: must be positive"
 expect_fail 1 "$SMSIM" plot occupancy --threads -3
-contains "$work/err" "--threads -3: give 0 or more"
+contains "$work/err" "--threads -3: must not be negative"
 # At a size where some kernels' loops are too short to sample (sgemm-3
 # at 64: 2 iterations), those run whole and the figure is drawn.
 "$SMSIM" plot roofline --size 64 -o "$work/r64.png" >/dev/null 2>"$work/r64-err" ||

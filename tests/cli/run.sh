@@ -157,9 +157,9 @@ expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 4096 --detailed-sms
 contains "$work/err" "109 SMs in full: a100 has 108"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
-contains "$work/err" "--regs -5: give 0 or more"
+contains "$work/err" "--regs -5: must not be negative"
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --smem -1
-contains "$work/err" "--smem -1: give 0 or more"
+contains "$work/err" "--smem -1: must not be negative"
 # Tilings the model cannot lay out are refused with the rule they
 # break: kernel 6 with BK = 4 has 2 floats of A per thread, not a
 # float4 (it divided by zero), and kernel 4's 32 threads cannot cover
@@ -244,9 +244,13 @@ expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --set device.l
 contains "$work/err" "one set of mem.l2_assoc = 16 ways needs 2048 B"
 "$SMSIM" occupancy --gpu a100 --set device.l2_kib=1 --set alloc.carveout=false --threads 256 --regs 32 >/dev/null ||
     fail "occupancy refused a what-if SM without caches"
-# So is a negative --size, with its value, not taken for "none given".
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size -5
-contains "$work/err" "size -5: must be positive"
+# So is a negative --size, with its value, not taken for "none given"
+# (a malformed count, exit 1, as in every command); 0 is the model's to
+# refuse.
+expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size -5
+contains "$work/err" "--size -5: must not be negative"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 0
+contains "$work/err" "size 0: must be positive"
 
 # --window: at least 4 iterations, not with --exact, and only where
 # the launch has a main loop to cut (vecadd has none).

@@ -76,8 +76,8 @@ expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 10 -o "$work/no/dir/x.tr
 contains "$work/err" "no directory $work/no/dir to write it in"
 [ "$(ls "$work" | grep -c 'x\.trace')" -eq 0 ] || fail "a failed gen left a file"
 expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 10
-expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size -5 -o "$work/neg.trace"
-contains "$work/err" "size -5: must be positive"
+expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size -5 -o "$work/neg.trace"
+contains "$work/err" "--size -5: must not be negative"
 [ -e "$work/neg.trace" ] && fail "trace gen --size -5 left a file"
 expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 10 -o -
 contains "$work/err" "not to standard output"
