@@ -266,6 +266,10 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
+    if (all && a->output != NULL && *a->output == '\0') {
+        cli_error (cmd, "-o '': an empty directory name");
+        return CLI_EXIT_FAIL;
+    }
     o->cache = cache;
     if (a->from != NULL) {
         validation = valcsv_read (a->from, &error);
@@ -371,7 +375,9 @@ check_args (const CmdEntry *cmd, int argc, char **argv,
     g_autofree char *probe = a->format ? g_strconcat ("x.", a->format, NULL)
                                        : NULL;
     const char *out = all ? probe : a->output;
-    if (out != NULL && !gnuplot_format_ok (out)) {
+    /* An empty name has no extension, but is refused as an empty name,
+     * as every command refuses it (cli_check_output). */
+    if (out != NULL && *out != '\0' && !gnuplot_format_ok (out)) {
         cli_error (cmd, "%s: figures are drawn as png, pdf or svg",
                    all ? a->format : a->output);
         return FALSE;

@@ -90,19 +90,6 @@ journal_of (const SweepArgs *a)
                                     : g_strconcat (a->output, ".journal", NULL);
 }
 
-/* -o '' would name the journal ".journal" in the working directory and
- * fail only at the end, when the finished CSV has nowhere to go. */
-static gboolean
-check_output (const SweepArgs *a, GError **error)
-{
-    if (a->output == NULL || *a->output != '\0')
-        return TRUE;
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "-o '': an empty file name (give -o FILE, or -o - for "
-                 "standard output)");
-    return FALSE;
-}
-
 /* The --vary list as a command line: each KEY=V1,V2,... (the grid,
  * made later, takes them in full); no key varied twice, or varied and
  * set, as which value a point would take is the user's to say, not the
@@ -337,10 +324,6 @@ sweep_exec (int argc, char **argv)
     if (!cli_parse (ctx, cmd, &argc, &argv) || !cli_check_sets (cmd, gpu.sets) ||
         !check_vary (cmd, a.vary, gpu.sets))
         return CLI_EXIT_USAGE;
-    if (!check_output (&a, &error)) {
-        cli_error (cmd, "%s", error->message);
-        return CLI_EXIT_USAGE;
-    }
     /* The shards carry their points and results: what would make new
      * ones is refused, not ignored. */
     if (a.merge && (gpu.gpu || gpu.config || gpu.sets || a.vary ||
@@ -361,7 +344,8 @@ sweep_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
-    /* Before any point runs: the status the write would fail with. */
+    /* Before any point runs (or a journal is made: -o '' would have
+     * made ./.journal): the status the write would fail with. */
     if (!cli_check_output ("-o", a.output, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;

@@ -30,6 +30,26 @@ check "$SMSIM" plot timeline --data none/t.csv -o t.png
 contains "$work/err" "--data none/t.csv: no directory none to write it in"
 [ ! -e t.png ] || fail "plot drew a figure all the same"
 
+# An empty name names no file: the same status (2) and message in every
+# command that writes one, before any work (sweep said 1, plot 1 for a
+# figure, and plot all "cannot create : Invalid argument").
+"$SMSIM" trace gen --kernel vecadd --size 1024 -o v.trace >/dev/null
+printf 'regs,static_smem,block_size,dyn_smem,carveout\n32,0,128,0,\n' >l.csv
+for cmd in "run --gpu a100 --kernel vecadd --size 128 -o" \
+           "occupancy --gpu a100 --threads 128 --regs 32 -o" \
+           "occupancy --gpu a100 --batch l.csv -o" "validate -o" \
+           "validate --csv-output" "trace gen --kernel vecadd --size 1024 -o" \
+           "trace replay v.trace -o" \
+           "sweep --gpu a100 -V kernel=vecadd -V size=128 -o" \
+           "sweep --merge s1.csv s2.csv -o" "plot occupancy -o" \
+           "plot occupancy --data" "plot all -o"; do
+    # shellcheck disable=SC2086
+    check "$SMSIM" $cmd ''
+    contains "$work/err" "'': an empty"
+done
+[ -z "$(ls -A | grep -v '^\(dir\|v.trace\|l.csv\|err\|out\)$')" ] ||
+    fail "an empty -o left $(ls -A)"
+
 # Through a link, the file it names is what must be writable: a link
 # to a file not made yet, in a directory that is there, is fine.
 ln -s made.csv link.csv

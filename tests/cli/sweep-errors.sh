@@ -84,11 +84,12 @@ contains "$work/err" "-j 0: must be 1..1024"
 expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -j 1025
 contains "$work/err" "-j 1025: must be 1..1024"
 # An empty -o is refused before any point runs: it made ./.journal and
-# failed only when the finished CSV had no name to go to.
-expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -o ''
+# failed only when the finished CSV had no name to go to.  (Exit 2, as
+# every command says it: tests/cli/output-early.sh.)
+expect_fail 2 "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=64 --vary regs=32 -o ''
 contains "$work/err" "-o '': an empty file name"
 [ ! -e .journal ] || fail "-o '' left ./.journal"
-expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv -o ''
+expect_fail 2 "$SMSIM" sweep --merge a.csv b.csv -o ''
 contains "$work/err" "-o '': an empty file name"
 expect_fail 1 "$SMSIM" sweep --merge
 # It joins shards as they are: options that make points are refused,
