@@ -568,13 +568,16 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
  * gives (64 hex digits), and the line break. */
 #define FP "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define SW ", sweep " FP "\n"
+/* The grid the rows below hold: point i has k = the i-th letter. */
+#define GRID "# vary k=a,b,c,d,e\n"
 
 Test (sweep_merge, interleaves_shards_in_point_order)
 {
     const char *names[] = { "2.csv", "1.csv" };
     const char *texts[] = {
-        "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
-        "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+        "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+        "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+        "0,a,\n2,c,\n4,e,\n",
     };
     g_autoptr (GString) out = g_string_new (NULL);
     cr_assert (sweep_merge_texts (2, names, texts, out, NULL));
@@ -586,44 +589,91 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
     static const struct {
         const char *a, *b, *message;
     } rows[] = {
-        { "# smsim sweep shard 1/3 of 5 points" SW HEAD "0,a,\n3,d,\n",
-          "# smsim sweep shard 2/3 of 5 points" SW HEAD "1,b,\n4,e,\n",
+        { "# smsim sweep shard 1/3 of 5 points" SW GRID HEAD "0,a,\n3,d,\n",
+          "# smsim sweep shard 2/3 of 5 points" SW GRID HEAD "1,b,\n4,e,\n",
           "a.csv:1: a shard of a sweep in 3 shards, but 2 files" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
           "b.csv:1: shard 1/2 is given twice" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
           "a.csv: 2 rows where shard 1/2 of 5 points has 3" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n1,b,\n",
-          "b.csv:4: expected point 3" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 6 points" SW HEAD "1,b,\n3,d,\n5,f,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n1,b,\n",
+          "b.csv:5: expected point 3" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 6 points" SW "# vary k=a,b,c,d,e,f\n"
+          HEAD "1,b,\n3,d,\n5,f,\n",
           "b.csv:1: shard 2/2 of 6 points, but a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW "point,j,error\n1,b,\n3,d,\n",
-          "b.csv:2: its header differs" },
-        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points" SW HEAD,
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID "point,k,fault\n"
+          "1,b,\n3,d,\n",
+          "b.csv:3: its header differs" },
+        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points" SW GRID HEAD,
           "a.csv:1: 'point,k,error': not a shard" },
         /* Another sweep's shard: only the fingerprint tells. */
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points, sweep " FP "0\n" HEAD
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points, sweep " FP "0\n" GRID HEAD
           "1,b,\n3,d,\n",
           "b.csv:1: '# smsim sweep shard 2/2 of 5 points, sweep 0123" },
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
           "# smsim sweep shard 2/2 of 5 points, sweep "
           "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
-          HEAD "1,b,\n3,d,\n",
+          GRID HEAD "1,b,\n3,d,\n",
           "b.csv:1: a shard of another sweep than a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points\n" HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points\n" GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points\n" GRID HEAD "1,b,\n3,d,\n",
           "a.csv:1: '# smsim sweep shard 1/2 of 5 points': a shard line "
           "without its sweep's fingerprint" },
         /* Rows must have the header's columns. */
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d\n",
+          "b.csv:5: '3,d': 2 fields where the header has 3" },
+        /* ... and the values of the point their number names: an edited
+         * key (a value of no point, or another point's) is refused with
+         * its line, as is one spelt otherwise than the sweep writes it
+         * (the merged CSV would differ from the whole sweep's). */
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,x,\n",
+          "b.csv:5: k = 'x', but point 3 of the sweep has k = 'd' (its grid, "
+          "line 2)" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,e,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:5: k = 'e', but point 2 of the sweep has k = 'c'" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3, \"d\",\n",
+          "b.csv:5: '3, \"d\",': its point's values are not written as the "
+          "sweep writes them ('3,d,')" },
+        /* The grid: there, well formed, of the shard line's points, of
+         * the header's keys, the same in every shard. */
         { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW HEAD "1,b,\n3,d\n",
-          "b.csv:4: '3,d': 2 fields where the header has 3" },
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:2: a shard without its grid lines" },
+        { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=\n" HEAD
+          "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:2: '# vary k=': not a shard's vary line" },
+        { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=a, b,c,d,e\n"
+          HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:2: '# vary k=a, b,c,d,e': not a shard's vary line" },
+        { "# smsim sweep shard 1/2 of 5 points" SW "# comment\n" GRID HEAD
+          "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:2: not a line of a shard's grid" },
+        { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=a,b,c,d\n" HEAD
+          "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:1: a shard of 5 points, but its grid lines make 4" },
+        { "# smsim sweep shard 1/2 of 5 points" SW "# vary j=a,b,c,d,e\n" HEAD
+          "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          "a.csv:3: column 2 is 'k' where its grid lines name 'j'" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW "# vary k=z,b,y,d,x\n" HEAD
+          "1,b,\n3,d,\n",
+          "b.csv:2: its grid lines differ from a.csv's, though their "
+          "fingerprints agree" },
     };
     const char *names[] = { "a.csv", "b.csv" };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
@@ -668,13 +718,68 @@ Test (sweep_merge, shards_of_different_sweeps_are_refused)
         g_free (texts[i]);
 }
 
+/* A points file times a grid, in 3 shards: merged, the whole sweep's
+ * CSV.  A shard carries the grid's --vary lists but not the file (it
+ * may hold millions of rows), only the digest of its rows' values of
+ * the file's columns: a value edited there is refused, naming the shard
+ * and the columns (not the line, which nothing tells). */
+Test (sweep_merge, points_files_by_their_digest)
+{
+    g_autofree char *points = tu_write_file ("points.csv",
+                                             "threads,regs\n128,32\n"
+                                             "256,\"64\"\n96,33\n");
+    static const char *const vary[] = { "smem=0,1024", NULL };
+    char *texts[3];
+    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
+    g_autofree char *whole = NULL;
+    for (guint i = 0; i <= 3; i++) {
+        SweepOptions o = { "a100", NULL, NULL, SWEEP_MODE_OCCUPANCY, vary,
+                           points, i, i > 0 ? 3 : 0 };
+        g_autoptr (Sweep) s = sweep_new (&o, NULL);
+        cr_assert_not_null (s);
+        if (i == 0)
+            whole = run_text (s, 1);
+        else
+            texts[i - 1] = run_text (s, 1);
+    }
+    /* Shard 2 holds points 1 (128, 32, smem 1024) and 4 (96, 33, 0). */
+    cr_assert (g_str_has_prefix (texts[1], "# smsim sweep shard 2/3 of 6 "
+                                           "points, sweep "), "%s", texts[1]);
+    g_autofree char *digest = g_compute_checksum_for_string (
+        G_CHECKSUM_SHA256, "128,32\n96,33\n", -1);
+    g_autofree char *lines = g_strdup_printf (
+        "\n# points file: 3 rows of threads,regs; values %s\n"
+        "# vary smem=0,1024\npoint,threads,regs,smem,", digest);
+    cr_expect (strstr (texts[1], lines) != NULL, "%s", texts[1]);
+    g_autoptr (GString) out = g_string_new (NULL);
+    cr_assert (sweep_merge_texts (3, names, (const char *const *) texts, out,
+                                  NULL));
+    cr_expect_str_eq (out->str, whole);
+
+    char *at = strstr (texts[1], "\n4,96,33,0,");
+    cr_assert_not_null (at);
+    at[7] = '4';        /* regs 33 -> 34 */
+    g_autoptr (GError) error = NULL;
+    g_string_truncate (out, 0);
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      out, &error));
+    cr_expect (error != NULL &&
+                   g_str_has_prefix (error->message,
+                                     "s2.csv: its values of the points "
+                                     "file's columns (threads,regs) are not "
+                                     "those of its sweep's points"),
+               "%s", error ? error->message : "merged");
+    for (guint i = 0; i < 3; i++)
+        g_free (texts[i]);
+}
+
 /* A hand-written file with a shard's first line and rows of the
  * header's width, but no fingerprint, is no shard of any sweep. */
 Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
 {
     const char *names[] = { "g.csv" };
     const char *texts[] = { "# smsim sweep shard 1/1 of 1 points\n"
-                            "point,x\n0,garbage\n" };
+                            "# vary x=garbage\npoint,x\n0,garbage\n" };
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
     cr_expect_not (sweep_merge_texts (1, names, texts, out, &error), "%s",

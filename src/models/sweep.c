@@ -406,6 +406,12 @@ sweep_shard (const Sweep *s, guint *index, guint *count)
     *count = s->shard_count;
 }
 
+void
+sweep_shard_grid (const Sweep *s, GString *out)
+{
+    sweep_grid_describe (s->grid, s->shard_index - 1, s->shard_count, out);
+}
+
 const char *
 sweep_header (const Sweep *s)
 {

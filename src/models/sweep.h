@@ -50,6 +50,10 @@ guint64 sweep_point_at (const Sweep *sweep, guint64 k);
 gboolean sweep_is_shard (const Sweep *sweep);
 void sweep_shard (const Sweep *sweep, guint *index, guint *count);
 
+/* Append the lines a shard file carries after its first one: the grid,
+ * with the digest of this shard's points (sweep_grid_describe). */
+void sweep_shard_grid (const Sweep *sweep, GString *out);
+
 /* The CSV header line (no line break). */
 const char *sweep_header (const Sweep *sweep);
 

@@ -259,6 +259,74 @@ sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
     return TRUE;
 }
 
+char *
+sweep_grid_points_line (guint64 rows, const char *const *keys, guint n_keys,
+                        const char *digest)
+{
+    GString *line = g_string_new (NULL);
+    g_string_append_printf (line, "# points file: %" G_GUINT64_FORMAT
+                            " rows of ", rows);
+    for (guint k = 0; k < n_keys; k++)
+        g_string_append_printf (line, "%s%s", k > 0 ? "," : "", keys[k]);
+    g_string_append_printf (line, "; values %s", digest);
+    return g_string_free (line, FALSE);
+}
+
+char *
+sweep_grid_vary_line (const char *key, const char *const *values)
+{
+    g_autofree char *list = g_strjoinv (",", (char **) values);
+    return g_strdup_printf ("# vary %s=%s", key, list);
+}
+
+void
+sweep_grid_digest_row (GChecksum *sum, const char *const *values, guint n)
+{
+    g_autoptr (GString) line = g_string_new (NULL);
+    for (guint k = 0; k < n; k++) {
+        if (k > 0)
+            g_string_append_c (line, ',');
+        csv_append_field (line, values[k]);
+    }
+    g_string_append_c (line, '\n');
+    g_checksum_update (sum, (const guchar *) line->str, (gssize) line->len);
+}
+
+static char *
+describe_points (const SweepGrid *g, guint64 first, guint64 step)
+{
+    g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+    g_autofree const char **values = g_new0 (const char *, g->keys->len + 1);
+    g_autofree const char **keys = g_new0 (const char *, g->n_file_keys + 1);
+    guint64 n = 0;
+    if (!sweep_grid_count (g, &n, NULL))
+        g_assert_not_reached ();    /* a sweep's grid was counted */
+    for (guint64 p = first; p < n; p += step) {
+        sweep_grid_values (g, p, values);
+        sweep_grid_digest_row (sum, values, g->n_file_keys);
+    }
+    for (guint k = 0; k < g->n_file_keys; k++)
+        keys[k] = sweep_grid_key (g, k)->name;
+    return sweep_grid_points_line (g->rows->len, keys, g->n_file_keys,
+                                   g_checksum_get_string (sum));
+}
+
+void
+sweep_grid_describe (const SweepGrid *g, guint64 first, guint64 step,
+                     GString *out)
+{
+    if (g->file_name != NULL) {
+        g_autofree char *line = describe_points (g, first, step);
+        g_string_append_printf (out, "%s\n", line);
+    }
+    for (guint d = 0; d < g->dims->len; d++) {
+        g_autofree char *line = sweep_grid_vary_line (
+            sweep_grid_key (g, g->n_file_keys + d)->name,
+            g->dims->pdata[d]);
+        g_string_append_printf (out, "%s\n", line);
+    }
+}
+
 gboolean
 sweep_grid_parse_shard (const char *text, guint *index, guint *count,
                         GError **error)

@@ -68,6 +68,31 @@ typedef gboolean (*SweepGridCheck) (void *ctx, const SweepKey *key,
 gboolean sweep_grid_check (const SweepGrid *grid, SweepGridCheck check,
                            void *ctx, GError **error);
 
+/* A shard file carries its sweep's grid after its first line, so that
+ * sweep_merge can check each row's values against the point its number
+ * names (sweep_merge.h has the file's layout).  One line per part, in
+ * column order, without its line break:
+ *
+ *   # points file: R rows of KEY1,KEY2,...; values DIGEST
+ *   # vary KEY=V1,V2,...
+ *
+ * the first for a points file (R rows, its keys; DIGEST below), then
+ * one per --vary key, its values as the grid took them.  The file's
+ * rows are not carried (there may be millions): DIGEST stands for the
+ * values of its columns in the rows of this shard, a SHA-256 in hex of
+ * one line per row, "V1,V2,...\n", each value as a row writes it
+ * (sweep_grid_digest_row). */
+char *sweep_grid_points_line (guint64 rows, const char *const *keys,
+                              guint n_keys, const char *digest);
+char *sweep_grid_vary_line (const char *key, const char *const *values);
+void sweep_grid_digest_row (GChecksum *sum, const char *const *values,
+                            guint n);
+
+/* This grid's lines, each with its line break, the digest over its
+ * points first, first + step, ... (a shard's). */
+void sweep_grid_describe (const SweepGrid *grid, guint64 first, guint64 step,
+                          GString *out);
+
 /* "I/N", 1 <= I <= N. */
 gboolean sweep_grid_parse_shard (const char *text, guint *index, guint *count,
                                  GError **error);

@@ -8,9 +8,26 @@
 #include <string.h>
 
 #include "models/csv.h"
+#include "models/sweep_grid.h"
 #include "models/sweep_merge.h"
 #include "models/sweep_run.h"
 #include "models/textfile.h"
+
+/* A --vary key of the grid, as its line gives it. */
+typedef struct {
+    char *key;
+    GStrv values;
+    guint line;             /* from 1 */
+} Dim;
+
+static void
+dim_free (gpointer data)
+{
+    Dim *d = data;
+    g_free (d->key);
+    g_strfreev (d->values);
+    g_free (d);
+}
 
 typedef struct {
     const char *name;
@@ -18,15 +35,27 @@ typedef struct {
     guint count;            /* N */
     guint64 points;         /* P */
     const char *fingerprint;    /* in lines[0] */
-    GStrv lines;            /* [0] the shard line, [1] the header, rows */
+    GStrv lines;            /* [0] the shard line, [1..head-1] the grid,
+                               [head] the header, then the rows */
+    guint head;
     guint n_rows;
     guint n_columns;        /* the header's */
+    GStrv file_keys;        /* a points file's columns (NULL: none) */
+    guint64 file_rows;
+    const char *digest;     /* of this shard's values of them */
+    GPtrArray *dims;        /* Dim per --vary key */
+    char *grid;             /* the grid lines, the digest left out */
 } Shard;
 
 static void
 shard_clear (gpointer data)
 {
-    g_strfreev (((Shard *) data)->lines);
+    Shard *s = data;
+    g_strfreev (s->lines);
+    g_strfreev (s->file_keys);
+    if (s->dims != NULL)
+        g_ptr_array_unref (s->dims);
+    g_free (s->grid);
 }
 
 static gboolean
@@ -60,9 +89,10 @@ quote_start (const char *text, int max)
                             strlen (text) > (gsize) max ? "..." : "");
 }
 
-/* A SHA-256 in hex, as sweep_whole_fingerprint gives. */
+/* A SHA-256 in hex, as sweep_whole_fingerprint and a points line's
+ * digest are. */
 static gboolean
-is_fingerprint (const char *text)
+is_sha256 (const char *text)
 {
     gsize n = strspn (text, "0123456789abcdef");
     return n == 64 && text[n] == '\0';
@@ -99,12 +129,150 @@ parse_shard_line (Shard *s, GError **error)
     s->index = index;
     s->count = count;
     s->points = points;
-    if (is_fingerprint (s->fingerprint) && strcmp (again, line) == 0)
+    if (is_sha256 (s->fingerprint) && strcmp (again, line) == 0)
         return TRUE;
     return fail (error, s->name, 1, "%s: not a shard line of `smsim sweep "
                  "--shard` ('# smsim sweep shard I/N of P points, sweep "
                  "FINGERPRINT')", quoted);
 }
+
+/* ------------------------------------------------------------------ */
+/* The grid lines (sweep_grid.h)                                       */
+
+#define POINTS_TAG "# points file: "
+#define VARY_TAG "# vary "
+#define VALUES_TAG "; values "
+
+/* "# points file: R rows of KEYS; values DIGEST", as written by
+ * sweep_grid_points_line; lines[i]. */
+static gboolean
+parse_points_line (Shard *s, guint i, GError **error)
+{
+    const char *line = s->lines[i];
+    const char *values = g_strrstr (line, VALUES_TAG);
+    int end = 0;
+    if (i == 1 && values != NULL &&
+        sscanf (line, POINTS_TAG "%" G_GUINT64_FORMAT " rows of %n",
+                &s->file_rows, &end) == 1 && end > 0 && line + end < values) {
+        g_autofree char *keys = g_strndup (line + end,
+                                           (gsize) (values - line - end));
+        s->file_keys = g_strsplit (keys, ",", -1);
+        s->digest = values + strlen (VALUES_TAG);
+        g_autofree char *again = sweep_grid_points_line (
+            s->file_rows, (const char *const *) s->file_keys,
+            g_strv_length (s->file_keys), s->digest);
+        if (is_sha256 (s->digest) && strcmp (again, line) == 0)
+            return TRUE;
+    }
+    g_autofree char *quoted = quote_start (line, 160);
+    return fail (error, s->name, (int) i + 1, "%s: not a shard's points "
+                 "line ('" POINTS_TAG "R rows of KEY,...; values DIGEST', "
+                 "right after the shard line)", quoted);
+}
+
+/* "# vary KEY=V1,V2,...", as written by sweep_grid_vary_line. */
+static gboolean
+parse_vary_line (Shard *s, guint i, GError **error)
+{
+    const char *line = s->lines[i];
+    Dim *d = g_new0 (Dim, 1);
+    d->line = i + 1;
+    g_ptr_array_add (s->dims, d);
+    if (sweep_grid_parse_vary (line + strlen (VARY_TAG), &d->key, &d->values,
+                               NULL)) {
+        g_autofree char *again = sweep_grid_vary_line (
+            d->key, (const char *const *) d->values);
+        if (strcmp (again, line) == 0)
+            return TRUE;
+    }
+    g_autofree char *quoted = quote_start (line, 160);
+    return fail (error, s->name, (int) i + 1, "%s: not a shard's vary line "
+                 "('" VARY_TAG "KEY=V1,V2,...')", quoted);
+}
+
+/* The grid lines between the shard line and the header; 's->head'
+ * set to the header's. */
+static gboolean
+parse_grid (Shard *s, guint n, GError **error)
+{
+    g_autoptr (GString) grid = g_string_new (NULL);
+    guint i = 1;
+    s->dims = g_ptr_array_new_with_free_func (dim_free);
+    for (; i < n && s->lines[i][0] == '#'; i++) {
+        gboolean points = g_str_has_prefix (s->lines[i], POINTS_TAG);
+        if (!(points ? parse_points_line (s, i, error)
+              : g_str_has_prefix (s->lines[i], VARY_TAG)
+                  ? parse_vary_line (s, i, error)
+                  : fail (error, s->name, (int) i + 1, "not a line of a "
+                          "shard's grid ('" POINTS_TAG "...' or '" VARY_TAG
+                          "KEY=V1,V2,...')")))
+            return FALSE;
+        /* Shards of one sweep differ in their digests alone. */
+        const char *digest = points ? g_strrstr (s->lines[i], VALUES_TAG)
+                                    : NULL;
+        g_string_append_len (grid, s->lines[i],
+                             digest ? digest - s->lines[i] : -1);
+        g_string_append_c (grid, '\n');
+    }
+    s->head = i;
+    s->grid = g_string_free (g_steal_pointer (&grid), FALSE);
+    if (s->head == 1)
+        return fail (error, s->name, 2, "a shard without its grid lines "
+                     "(written by an older smsim?): nothing tells what "
+                     "values its rows should hold; run the shard again");
+    if (s->head == n)
+        return fail (error, s->name, (int) n, "no header after the grid "
+                     "lines");
+    return TRUE;
+}
+
+static guint
+n_file_keys (const Shard *s)
+{
+    return s->file_keys != NULL ? g_strv_length (s->file_keys) : 0;
+}
+
+/* The header names the grid's keys, the file's then the varied ones,
+ * before the results. */
+static gboolean
+check_columns (const Shard *s, GError **error)
+{
+    g_autoptr (GPtrArray) header = csv_split (s->lines[s->head]);
+    guint f = n_file_keys (s);
+    for (guint c = 0; c < f + s->dims->len; c++) {
+        const char *want = c < f ? s->file_keys[c]
+                                 : ((Dim *) s->dims->pdata[c - f])->key;
+        const char *got = c + 1 < header->len ? header->pdata[c + 1] : "";
+        if (strcmp (want, got) != 0)
+            return fail (error, s->name, (int) s->head + 1, "column %u is "
+                         "'%s' where its grid lines name '%s'", c + 2, got,
+                         want);
+    }
+    return TRUE;
+}
+
+/* The grid holds as many points as the shard line says. */
+static gboolean
+check_count (const Shard *s, GError **error)
+{
+    guint64 total = s->file_keys != NULL ? s->file_rows : 1;
+    gboolean over = FALSE;
+    for (guint d = 0; d < s->dims->len; d++) {
+        guint64 len = g_strv_length (((Dim *) s->dims->pdata[d])->values);
+        over = over || total > G_MAXUINT64 / len;
+        total = over ? total : total * len;
+    }
+    if (!over && total == s->points)
+        return TRUE;
+    g_autofree char *made = over ? g_strdup ("more than 2^64")
+                                 : g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                    total);
+    return fail (error, s->name, 1, "a shard of %" G_GUINT64_FORMAT " points, "
+                 "but its grid lines make %s", s->points, made);
+}
+
+/* ------------------------------------------------------------------ */
+/* The rows                                                            */
 
 static guint64
 expected_rows (const Shard *s)
@@ -114,46 +282,106 @@ expected_rows (const Shard *s)
                              : 0;
 }
 
-static guint
-n_fields (const char *line)
+/* Each --vary key's value in 'fields', the row on 'line' of point
+ * 'point', is the grid's at that point. */
+static gboolean
+check_varied (const Shard *s, int line, guint64 point, GPtrArray *fields,
+              GError **error)
 {
-    g_autoptr (GPtrArray) fields = csv_split (line);
-    return fields->len;
+    guint first = 1 + n_file_keys (s);
+    guint64 rest = point;
+    /* The last --vary key changes fastest (sweep_grid.h). */
+    for (guint d = s->dims->len; d-- > 0;) {
+        const Dim *dim = s->dims->pdata[d];
+        guint64 len = g_strv_length (dim->values);
+        const char *want = dim->values[rest % len];
+        const char *got = fields->pdata[first + d];
+        rest /= len;
+        if (strcmp (want, got) != 0) {
+            g_autofree char *quoted = quote_start (got, 40);
+            return fail (error, s->name, line, "%s = %s, but point %"
+                         G_GUINT64_FORMAT " of the sweep has %s = '%s' (its "
+                         "grid, line %u)", dim->key, quoted, point, dim->key,
+                         want, dim->line);
+        }
+    }
+    return TRUE;
+}
+
+/* The point's number and values as the sweep writes them: the merged
+ * CSV must be the whole sweep's byte for byte. */
+static gboolean
+check_spelling (const Shard *s, int line, const char *row, GPtrArray *fields,
+                GError **error)
+{
+    g_autoptr (GString) want = g_string_new (fields->pdata[0]);
+    for (guint c = 1; c <= n_file_keys (s) + s->dims->len; c++) {
+        g_string_append_c (want, ',');
+        csv_append_field (want, fields->pdata[c]);
+    }
+    g_string_append_c (want, ',');
+    if (g_str_has_prefix (row, want->str))
+        return TRUE;
+    g_autofree char *quoted = quote_start (row, 40);
+    return fail (error, s->name, line, "%s: its point's "
+                 "values are not written as the sweep writes them ('%s')",
+                 quoted, want->str);
 }
 
 static gboolean
-check_row (const Shard *s, guint r, GError **error)
+check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
 {
-    const char *row = s->lines[r + 2];
+    const char *row = s->lines[s->head + 1 + r];
     guint64 want = (guint64) r * s->count + s->index - 1;
     g_autofree char *prefix = g_strdup_printf ("%" G_GUINT64_FORMAT ",", want);
-    guint n;
+    g_autoptr (GPtrArray) fields = csv_split (row);
+    int line = (int) (s->head + 2 + r);
     if (!g_str_has_prefix (row, prefix))
-        return fail (error, s->name, (int) r + 3,
+        return fail (error, s->name, line,
                      "expected point %" G_GUINT64_FORMAT " (shard %u/%u "
                      "holds points %u, %u, ...)", want, s->index, s->count,
                      s->index - 1, s->index - 1 + s->count);
-    n = n_fields (row);
-    if (n != s->n_columns) {
+    if (fields->len != s->n_columns) {
         g_autofree char *quoted = quote_start (row, 40);
-        return fail (error, s->name, (int) r + 3, "%s: %u fields where the "
-                     "header has %u", quoted, n, s->n_columns);
+        return fail (error, s->name, line, "%s: %u fields where the "
+                     "header has %u", quoted, fields->len, s->n_columns);
     }
+    if (!check_varied (s, line, want, fields, error) ||
+        !check_spelling (s, line, row, fields, error))
+        return FALSE;
+    sweep_grid_digest_row (sum, (const char *const *) fields->pdata + 1,
+                           n_file_keys (s));
     return TRUE;
+}
+
+/* The points file's values: the shard cannot carry the file, only the
+ * digest of its values in these rows; so an edited one is told, but not
+ * where. */
+static gboolean
+check_digest (const Shard *s, GChecksum *sum, GError **error)
+{
+    if (s->file_keys == NULL ||
+        strcmp (g_checksum_get_string (sum), s->digest) == 0)
+        return TRUE;
+    g_autofree char *keys = g_strjoinv (",", s->file_keys);
+    return fail (error, s->name, 0, "its values of the points file's columns "
+                 "(%s) are not those of its sweep's points (their digest is "
+                 "not its points line's): a row edited?", keys);
 }
 
 static gboolean
 check_rows (const Shard *s, GError **error)
 {
+    g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
     for (guint r = 0; r < s->n_rows; r++)
-        if (!check_row (s, r, error))
+        if (!check_row (s, r, sum, error))
             return FALSE;
     if (s->n_rows != expected_rows (s))
         return fail (error, s->name, 0, "%u rows where shard %u/%u of %"
                      G_GUINT64_FORMAT " points has %" G_GUINT64_FORMAT
                      " (an unfinished shard?)", s->n_rows, s->index, s->count,
                      s->points, expected_rows (s));
-    return TRUE;
+    return check_digest (s, sum, error);
 }
 
 static gboolean
@@ -170,11 +398,13 @@ read_shard (Shard *s, const char *name, const char *text, GError **error)
         return fail (error, name, 1, "not a shard of `smsim sweep --shard` "
                      "(its first line says '# smsim sweep shard I/N of P "
                      "points, sweep FINGERPRINT', then the header)");
-    if (!parse_shard_line (s, error))
+    if (!parse_shard_line (s, error) || !parse_grid (s, n, error))
         return FALSE;
-    s->n_rows = n - 2;
-    s->n_columns = n_fields (s->lines[1]);
-    return check_rows (s, error);
+    g_autoptr (GPtrArray) header = csv_split (s->lines[s->head]);
+    s->n_rows = n - s->head - 1;
+    s->n_columns = header->len;
+    return check_columns (s, error) && check_count (s, error) &&
+           check_rows (s, error);
 }
 
 /* Same sweep, each shard once, none missing. */
@@ -193,13 +423,17 @@ check_set (const Shard *shards, guint n, GError **error)
                          " points, but %s is a shard of %u of %"
                          G_GUINT64_FORMAT " points", s->index, s->count,
                          s->points, a->name, a->count, a->points);
-        if (strcmp (s->lines[1], a->lines[1]) != 0)
-            return fail (error, s->name, 2, "its header differs from %s's "
-                         "(another sweep)", a->name);
+        if (strcmp (s->lines[s->head], a->lines[a->head]) != 0)
+            return fail (error, s->name, (int) s->head + 1, "its header "
+                         "differs from %s's (another sweep)", a->name);
         if (strcmp (s->fingerprint, a->fingerprint) != 0)
             return fail (error, s->name, 1, "a shard of another sweep than "
                          "%s (their fingerprints differ: another GPU, or "
                          "other values of the keys)", a->name);
+        if (strcmp (s->grid, a->grid) != 0)
+            return fail (error, s->name, 2, "its grid lines differ from %s's, "
+                         "though their fingerprints agree (an edited shard?)",
+                         a->name);
         if (by_index[s->index] != NULL)
             return fail (error, s->name, 1, "shard %u/%u is given twice (also "
                          "%s)", s->index, s->count, by_index[s->index]->name);
@@ -240,10 +474,12 @@ sweep_merge_texts (guint n, const char *const *names, const char *const *texts,
     g_autofree const Shard **order = g_new0 (const Shard *, s[0].count);
     for (guint i = 0; i < s[0].count; i++)
         order[i] = shard_of (s, n, i + 1);
-    g_string_append_printf (out, "%s\n", s[0].lines[1]);
-    for (guint64 p = 0; p < s[0].points; p++)
+    g_string_append_printf (out, "%s\n", s[0].lines[s[0].head]);
+    for (guint64 p = 0; p < s[0].points; p++) {
+        const Shard *from = order[p % s[0].count];
         g_string_append_printf (out, "%s\n",
-                                order[p % s[0].count]->lines[2 + p / s[0].count]);
+                                from->lines[from->head + 1 + p / s[0].count]);
+    }
     return TRUE;
 }
 

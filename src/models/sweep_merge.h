@@ -2,15 +2,29 @@
  * sweep_merge.h -- join the shard files of one sweep into the CSV the
  * whole sweep writes without --shard, byte for byte.
  *
- * Every file must be a shard file (its first line says "# smsim sweep
- * shard I/N of P points, sweep FINGERPRINT") of the same sweep: the
- * same N, P, header and fingerprint (sweep_whole_fingerprint: the GPU,
- * the keys and their values).  Each shard 1..N must be given once, and
- * shard I must hold exactly the points I-1, I-1+N, I-1+2N, ... below P,
- * in order, each row with the header's number of fields.  So a missing,
- * repeated, truncated or foreign shard is an error naming the file (and
- * line), not a silent gap or a mix.  A shard line without a fingerprint
- * (older smsim wrote none) is refused: nothing then tells its sweep.
+ * A shard file:
+ *
+ *   # smsim sweep shard I/N of P points, sweep FINGERPRINT
+ *   # points file: R rows of KEY,...; values DIGEST   with --points
+ *   # vary KEY=V1,V2,...                             one per --vary key
+ *   point,KEY,...,RESULT,...                         the header
+ *   ROW ...                                          its points, in order
+ *
+ * (the grid lines: sweep_grid.h).  Every file must be a shard of the
+ * same sweep: the same N, P, header, fingerprint
+ * (sweep_whole_fingerprint: the GPU, the keys and their values) and
+ * grid lines but for the digest.  Each shard 1..N must be given once,
+ * and shard I must hold exactly the points I-1, I-1+N, I-1+2N, ...
+ * below P, in order, each row with the header's number of fields and
+ * the values of the point its number names, written as the sweep
+ * writes them: a --vary key's value is checked on its line against the
+ * grid; the points file's, which the shard does not carry, against the
+ * digest, which names the shard but not the line.  So a missing, repeated, truncated,
+ * edited or foreign shard is an error naming the file (and line), not a
+ * silent gap, a mix or a row of no point.  A shard without a
+ * fingerprint or grid lines (older smsim wrote none) is refused:
+ * nothing then tells its sweep, or its rows' values.  The results are
+ * not checked (that would mean running the points).
  */
 #ifndef SMSIM_MODELS_SWEEP_MERGE_H
 #define SMSIM_MODELS_SWEEP_MERGE_H

@@ -123,6 +123,7 @@ lay_out (const Job *job, GString *out)
         g_autofree char *line = sweep_run_shard_line (
             index, count, sweep_n_points (s), sweep_whole_fingerprint (s));
         g_string_append_printf (out, "%s\n", line);
+        sweep_shard_grid (s, out);
     }
     g_string_append_printf (out, "%s\n", sweep_header (s));
     for (guint64 k = 0; k < job->n_mine; k++)

@@ -10,7 +10,8 @@
  *
  * Output: the header and the rows; a shard's output starts with the
  * line "# smsim sweep shard I/N of P points, sweep FINGERPRINT" (the
- * whole sweep's, sweep_whole_fingerprint), which sweep_merge reads.
+ * whole sweep's, sweep_whole_fingerprint) and the grid's lines
+ * (sweep_shard_grid), which sweep_merge reads.
  */
 #ifndef SMSIM_MODELS_SWEEP_RUN_H
 #define SMSIM_MODELS_SWEEP_RUN_H

@@ -119,15 +119,47 @@ contains "$work/err" "m2.csv:1: a shard of another sweep than m1.csv"
 printf '# smsim sweep shard 1/1 of 1 points\npoint,x\n0,garbage\n' >hand.csv
 expect_fail 2 "$SMSIM" sweep --merge hand.csv
 contains "$work/err" "hand.csv:1: '# smsim sweep shard 1/1 of 1 points': a shard line without its sweep's fingerprint"
-# A row without the header's columns names its file and line.
-sed '3s/,[^,]*,$/,/' s1.csv >cut.csv
+# A row without the header's columns names its file and line (after
+# the shard line, the grid's two lines and the header).
+sed '/^0,/s/,[^,]*,$/,/' s1.csv >cut.csv
 expect_fail 2 "$SMSIM" sweep --merge cut.csv s2.csv
-contains "$work/err" "cut.csv:3: '0,64,32,32,64,100.00,"
+contains "$work/err" "cut.csv:5: '0,64,32,32,64,100.00,"
 contains "$work/err" "...': 8 fields where the header has 9"
 # A NUL byte is named, with its line, not taken for missing fields.
-sed '3s/,/\x00/' s1.csv >nul.csv
+sed '/^0,/s/,/\x00/' s1.csv >nul.csv
 expect_fail 2 "$SMSIM" sweep --merge nul.csv s2.csv
-contains "$work/err" "nul.csv:3: a NUL byte: a shard is text"
+contains "$work/err" "nul.csv:5: a NUL byte: a shard is text"
+# A shard carries its grid after the shard line, and each row's values
+# must be those of the point its number names: a key edited to a value
+# of no point (256 -> 999), or of another point, merged without a word.
+[ "$(sed -n 2,3p s2.csv)" = "# vary threads=64,128,256
+# vary regs=32" ] || fail "s2.csv's grid lines: $(sed -n 2,3p s2.csv)"
+sed 's/^2,256,32,/2,999,32,/' s1.csv >edit.csv
+expect_fail 2 "$SMSIM" sweep --merge edit.csv s2.csv -o merged.csv
+contains "$work/err" "edit.csv:6: threads = '999', but point 2 of the sweep has threads = '256' (its grid, line 2)"
+sed 's/^2,256,32,/2,64,32,/' s1.csv >edit.csv
+expect_fail 2 "$SMSIM" sweep --merge edit.csv s2.csv -o merged.csv
+contains "$work/err" "edit.csv:6: threads = '64', but point 2"
+[ ! -e merged.csv ] || fail "a refused merge wrote merged.csv"
+# ... and a shard without them (an older smsim's) is refused as one
+# without its fingerprint is.
+sed '2,3d' s1.csv >old.csv
+expect_fail 2 "$SMSIM" sweep --merge old.csv s2.csv
+contains "$work/err" "old.csv:2: a shard without its grid lines"
+# A points file's rows are not carried, only the digest of the shard's
+# values of its columns: an edit is told, naming the shard.
+printf 'threads,regs\n128,32\n256,64\n512,32\n' >pts.csv
+for i in 1 2; do
+    # shellcheck disable=SC2086
+    "$SMSIM" sweep $occ --points pts.csv --shard $i/2 -o p$i.csv
+done
+"$SMSIM" sweep --merge p1.csv p2.csv -o p.csv
+# shellcheck disable=SC2086
+"$SMSIM" sweep $occ --points pts.csv -o whole.csv
+cmp p.csv whole.csv || fail "points-file shards merged differ from the whole sweep"
+sed 's/^1,256,64,/1,256,63,/' p2.csv >pe.csv
+expect_fail 2 "$SMSIM" sweep --merge p1.csv pe.csv
+contains "$work/err" "pe.csv: its values of the points file's columns (threads,regs) are not those of its sweep's points"
 # No GPU is a missing option: exit 1, as in run, query and occupancy.
 expect_fail 1 "$SMSIM" sweep -V kernel=vecadd -V size=128
 contains "$work/err" "no GPU given"
