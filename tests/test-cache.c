@@ -190,3 +190,114 @@ Test (cache, a_copy_keeps_lines_dirt_and_order_with_fills_arrived)
     cr_expect (present (c, 2));
     cr_expect (!present (c, 4));
 }
+
+/* LRU stamps are 32 bits, renumbered in each set's order when the
+ * clock would wrap.  1 set x 4 ways of dirty lines 0-3 (so a fill
+ * names the line it evicts); touches of 1 then 0 leave the order 2, 3,
+ * 1, 0; the clock is then wound to its last stamp, which 3 takes, and
+ * touching 2 renumbers: the order is 1, 0, 3, 2, the order fills then
+ * evict them in. */
+Test (cache, lru_order_survives_the_stamps_renumbering)
+{
+    g_autoptr (Cache) c = cache_new (4 * 128, 128, 32, 4, FALSE);
+    guint64 ev = 0;
+    guint32 dirty = 0;
+    for (guint64 l = 0; l < 4; l++)
+        cache_fill (c, l, 0xf, 0, TRUE, &ev, &dirty);
+    cr_assert (present (c, 1) && present (c, 0));
+    cache_skip_touches (c, G_MAXUINT32 - 7);  /* 6 touches so far */
+    cr_assert (present (c, 3));               /* stamp 2^32 - 1 */
+    cr_assert (present (c, 2));               /* renumbered first */
+    guint64 order[] = { 1, 0, 3, 2 };
+    for (int i = 0; i < 4; i++) {
+        fill (c, 10 + (guint64) i, 0, &ev);
+        cr_expect_eq (ev, order[i], "fill %d evicted %" G_GUINT64_FORMAT,
+                      i, ev);
+    }
+}
+
+/* Fill times are 32-bit offsets from a base moved forward when one
+ * would not fit; a time before the new base reads as 0, long past.
+ * 2 sets x 1 way: line 0 (set 0) ready at 100; line 1 (set 1) at 2^33
+ * moves the base to 2^33 - 2^31: line 0 reads 0, line 1 exactly, as
+ * does line 2 (set 0) filled at 2^33 - 2^31 + 7, just past the base. */
+Test (cache, a_fill_time_far_in_the_past_reads_as_0_once_the_base_moves)
+{
+    g_autoptr (Cache) c = cache_new (2 * 128, 128, 32, 1, FALSE);
+    const guint64 far = G_GUINT64_CONSTANT (1) << 33;
+    guint64 ev, ready;
+    fill (c, 0, 100, &ev);
+    cr_expect_eq (cache_lookup (c, 0, 0xf, &ready), 0xf);
+    cr_expect_eq (ready, 100);
+    fill (c, 1, far, &ev);
+    cr_expect_eq (cache_lookup (c, 0, 0xf, &ready), 0xf);
+    cr_expect_eq (ready, 0, "line 0 ready at %" G_GUINT64_FORMAT, ready);
+    cr_expect_eq (cache_lookup (c, 1, 0xf, &ready), 0xf);
+    cr_expect_eq (ready, far);
+    fill (c, 2, far - (far >> 2) + 7, &ev);
+    cr_expect_eq (cache_lookup (c, 2, 0xf, &ready), 0xf);
+    cr_expect_eq (ready, far - (far >> 2) + 7);
+    fill (c, 1, 50, &ev);                   /* an earlier fill: kept */
+    cr_expect_eq (cache_lookup (c, 1, 0xf, &ready), 0xf);
+    cr_expect_eq (ready, far);
+}
+
+/* Tags keep a line's low 32 bits until a line of 2^32 - 1 or more
+ * comes; from then on its high bits too.  1 set x 4 ways: line 5,
+ * then 2^32 + 5 (dirty), 2^32 - 1 and 2^40 + 5; 5 and 2^32 + 5 are
+ * different lines, 2^33 + 5 is none of them, and the eviction of
+ * 2^32 + 5 names it in full. */
+Test (cache, lines_past_32_bits_are_told_apart_and_found_again)
+{
+    g_autoptr (Cache) c = cache_new (4 * 128, 128, 32, 4, FALSE);
+    const guint64 big = G_GUINT64_CONSTANT (1) << 32;
+    guint64 ev = 0, ready;
+    guint32 dirty = 0;
+    fill (c, 5, 0, &ev);
+    cr_expect (!present (c, big + 5));
+    cache_fill (c, big + 5, 0x2, 0, TRUE, &ev, &dirty);
+    fill (c, big - 1, 0, &ev);
+    fill (c, (big << 8) + 5, 0, &ev);
+    cr_expect (present (c, 5), "filled before the wide line came");
+    cr_expect_eq (cache_lookup (c, big + 5, 0xf, &ready), 0x2);
+    cr_expect (present (c, big - 1) && present (c, (big << 8) + 5));
+    cr_expect (!present (c, 2 * big + 5));
+    g_autoptr (Cache) d = cache_copy (c);
+    cr_expect (present (d, (big << 8) + 5) && !present (d, 2 * big + 5));
+    /* Touched in the order 5, big + 5, big - 1, 2^40 + 5: two fills
+     * evict 5, then big + 5. */
+    fill (c, 1, 0, &ev);
+    dirty = fill (c, 2, 0, &ev);
+    cr_expect_eq (dirty, 0x2);
+    cr_expect_eq (ev, big + 5);
+    cr_expect (!present (c, big + 5) && !present (c, 5));
+}
+
+/* Lines of 16 sectors keep dirty bits beside the present ones, of 32
+ * apart: either way a lookup sees present sectors only and an eviction
+ * hands back the dirty ones; the census counts them. */
+Test (cache, sixteen_and_thirty_two_sector_lines)
+{
+    g_autoptr (Cache) c16 = cache_new (128, 128, 8, 1, FALSE);
+    g_autoptr (Cache) c32 = cache_new (256, 256, 8, 1, FALSE);
+    guint64 ev = 0, ready, lines, dirty_sectors;
+    guint32 dirty = 0;
+    cache_fill (c16, 3, 0x8000, 0, TRUE, &ev, &dirty);
+    cache_fill (c16, 3, 0x0001, 0, FALSE, &ev, &dirty);
+    cr_expect_eq (cache_lookup (c16, 3, 0xffff, &ready), 0x8001);
+    cache_census (c16, &lines, &dirty_sectors);
+    cr_expect (lines == 1 && dirty_sectors == 1);
+    cache_fill (c16, 4, 0x1, 0, FALSE, &ev, &dirty);
+    cr_expect_eq (dirty, 0x8000);
+    cr_expect_eq (ev, 3);
+    cache_fill (c32, 3, 0xffff0000u, 0, TRUE, &ev, &dirty);
+    cache_fill (c32, 3, 0x0000ffffu, 0, FALSE, &ev, &dirty);
+    cr_expect_eq (cache_lookup (c32, 3, G_MAXUINT32, &ready), G_MAXUINT32);
+    cache_census (c32, &lines, &dirty_sectors);
+    cr_expect (lines == 1 && dirty_sectors == 16);
+    cache_fill (c32, 4, 0x1, 0, FALSE, &ev, &dirty);
+    cr_expect_eq (dirty, 0xffff0000u);
+    cr_expect_eq (ev, 3);
+    cache_census (c32, &lines, &dirty_sectors);
+    cr_expect (lines == 1 && dirty_sectors == 0);
+}

@@ -6,7 +6,8 @@
  * valid or not (Nsight Compute's L1TEX and L2 are sectored: a miss fills
  * only the sectors asked for).  This module keeps tags only; timing is
  * the caller's.  Sets are chosen by the line address modulo the number of
- * sets, or by a hash of it (cache.c says when and why).
+ * sets, or by a hash of it (cache.c says when and why).  Sector masks
+ * hold bits below line_bytes / sector_bytes only.
  */
 #ifndef SMSIM_SIM_CACHE_H
 #define SMSIM_SIM_CACHE_H
@@ -48,6 +49,10 @@ Cache *cache_copy (const Cache *c);
  * fills have pushed out so far (a copy starts from the original's). */
 void cache_census (const Cache *c, guint64 *lines, guint64 *dirty_sectors);
 guint64 cache_evictions (const Cache *c);
+
+/* Count 'n' touches as though they had gone to lines of other sets:
+ * for tests, to reach the renumbering of the 32-bit LRU stamps. */
+void cache_skip_touches (Cache *c, guint64 n);
 
 
 #endif
