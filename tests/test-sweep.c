@@ -6,9 +6,13 @@
 #include "config.h"
 
 #include <criterion/criterion.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
+#include "models/cores.h"
 #include "models/csv.h"
 #include "models/preset.h"
 #include "models/sweep.h"
@@ -786,4 +790,27 @@ Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
                    out->str);
     cr_expect (error != NULL && strstr (error->message, "g.csv:1: ") != NULL,
                "%s", error ? error->message : "merged");
+}
+
+/* Threads for runs (validate, plot, sweep's default -j) are as many as
+ * the cores the process may run on, not the machine's: pinned to one
+ * core, as `taskset -c 0` does, it counts one; given every core of its
+ * mask back, as many as the mask holds. */
+Test (cores, usable_follows_the_affinity_mask)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t all, one;
+    cr_assert_eq (sched_getaffinity (0, sizeof all, &all), 0);
+    int first = 0;
+    while (!CPU_ISSET (first, &all))
+        first++;
+    CPU_ZERO (&one);
+    CPU_SET (first, &one);
+    cr_assert_eq (sched_setaffinity (0, sizeof one, &one), 0);
+    cr_expect_eq (cores_usable (), 1);
+    cr_assert_eq (sched_setaffinity (0, sizeof all, &all), 0);
+    cr_expect_eq (cores_usable (), (guint) CPU_COUNT (&all));
+#else
+    cr_skip_test ("no affinity masks here");
+#endif
 }

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "models/cores.h"
 #include "models/sweep_grid.h"
 #include "models/sweep_merge.h"
 #include "models/sweep_run.h"
@@ -291,7 +292,7 @@ sweep_exec (int argc, char **argv)
     const CmdEntry *cmd = &cmd_sweep_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
     g_auto (SweepArgs) a = { 0 };
-    a.jobs = (gint) MIN (g_get_num_processors (), SWEEP_RUN_MAX_JOBS);
+    a.jobs = (gint) MIN (cores_usable (), SWEEP_RUN_MAX_JOBS);
     const GOptionEntry entries[] = {
         { "vary", 'V', 0, G_OPTION_ARG_STRING_ARRAY, &a.vary,
           "a key and its values (repeatable; the grid is their product)",
@@ -303,7 +304,7 @@ sweep_exec (int argc, char **argv)
           "MODE" },
         { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs,
           "points run at once, 1.." G_STRINGIFY (SWEEP_RUN_MAX_JOBS)
-          " (default: the number of cores)",
+          " (default: the cores smsim may run on, its CPU affinity)",
           "N" },
         { "shard", 0, 0, G_OPTION_ARG_STRING, &a.shard,
           "run only shard I of N (1-based: points whose number mod N is I-1)",

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "models/cores.h"
 #include "models/fig.h"
 
 struct FigCache {
@@ -160,7 +161,7 @@ fig_run_all (const FigOptions *o, FigRun *runs, guint n, GError **error)
     pool.total = (int) todo->len;
     g_mutex_init (&pool.lock);
     GThreadPool *threads = g_thread_pool_new (
-        run_task, &pool, (gint) MIN (g_get_num_processors (), todo->len),
+        run_task, &pool, (gint) MIN (cores_usable (), todo->len),
         TRUE, NULL);
     for (guint i = 0; i < todo->len; i++)
         g_thread_pool_push (threads, todo->pdata[i], NULL);

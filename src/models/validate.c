@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/cores.h"
 #include "models/kern.h"
 #include "models/run.h"
 #include "models/validate.h"
@@ -154,7 +155,7 @@ validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
     pool.total = (int) mine->len;
     g_mutex_init (&pool.lock);
     GThreadPool *threads = g_thread_pool_new (run_task, &pool,
-                                              (gint) g_get_num_processors (),
+                                              (gint) cores_usable (),
                                               TRUE, NULL);
     /* The longest first (the later kernels), so the cores finish together. */
     for (guint i = mine->len; i-- > 0;)
