@@ -23,10 +23,8 @@
  * in full and +0.8 % with all eight. */
 #define MIRRORS_PER_DETAILED_SM 2
 
-/* Counters are all 64-bit: they are combined as arrays. */
-G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
-G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
-
+/* Counters are all 64-bit (run_sim.c): by_rows_counters takes them as
+ * arrays. */
 #define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
 /* The largest window a run starts with (one that takes every wave may
@@ -194,19 +192,6 @@ on_mark (void *ctx, int wave, guint64 i, Cycle at)
         shorten (m, 2 * i);
     if (wave == m->later->wave)
         later_wave_mark (m->later, i, at);
-}
-
-/* total = a x times_a + (b - c) x times_bc, counter by counter, never
- * below zero ('total' may be any of them). */
-static void
-combine (guint64 *total, const guint64 *a, double times_a, const guint64 *b,
-         const guint64 *c, double times_bc, gsize n)
-{
-    for (gsize i = 0; i < n; i++) {
-        double v = (double) a[i] * times_a +
-                   times_bc * ((double) b[i] - (double) c[i]);
-        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
 }
 
 /* A sampled run's shape, for by_rows_counters: blocks of the first
@@ -817,14 +802,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     double per_block_iteration =
         (double) r->blocks * more /
         ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
-    combine ((guint64 *) &all.st, (const guint64 *) &run.st, times,
-             (const guint64 *) &f.sample[1].st,
-             (const guint64 *) &f.sample[0].st, per_block_iteration,
-             N_COUNTERS (all.st));
-    combine ((guint64 *) &all.mem, (const guint64 *) &run.mem, times,
-             (const guint64 *) &f.sample[1].mem,
-             (const guint64 *) &f.sample[0].mem, per_block_iteration,
-             N_COUNTERS (all.mem));
+    run_sample_combine (&all, &run, times, &f.sample[1], &f.sample[0],
+                        per_block_iteration);
     if (later_waves && later.taken == 2 && win.reached[1] == d) {
         RowShape shape = {
             (double) (row * per_wave), (double) run_blocks,

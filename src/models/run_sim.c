@@ -87,6 +87,33 @@ run_take_sample (const Gpu *gpu, RunSample *out)
     gpu_mem_stats (gpu, &out->mem);
 }
 
+/* Counters are all 64-bit: they are combined as arrays. */
+G_STATIC_ASSERT (sizeof (SimStats) % sizeof (guint64) == 0);
+G_STATIC_ASSERT (sizeof (MemStats) % sizeof (guint64) == 0);
+
+static void
+combine (guint64 *total, const guint64 *a, double times_a, const guint64 *b,
+         const guint64 *c, double times_bc, gsize n)
+{
+    for (gsize i = 0; i < n; i++) {
+        double v = (double) a[i] * times_a +
+                   times_bc * ((double) b[i] - (double) c[i]);
+        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
+    }
+}
+
+void
+run_sample_combine (RunSample *total, const RunSample *a, double times_a,
+                    const RunSample *b, const RunSample *c, double times_bc)
+{
+    combine ((guint64 *) &total->st, (const guint64 *) &a->st, times_a,
+             (const guint64 *) &b->st, (const guint64 *) &c->st, times_bc,
+             sizeof total->st / sizeof (guint64));
+    combine ((guint64 *) &total->mem, (const guint64 *) &a->mem, times_a,
+             (const guint64 *) &b->mem, (const guint64 *) &c->mem, times_bc,
+             sizeof total->mem / sizeof (guint64));
+}
+
 void
 run_count_cost (const Gpu *gpu, RunCost *cost)
 {

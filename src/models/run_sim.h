@@ -82,6 +82,13 @@ typedef struct {
 Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                   int detailed, RunWindow *win);
 void run_take_sample (const Gpu *gpu, RunSample *out);
+
+/* total = a x times_a + (b - c) x times_bc, counter by counter, never
+ * below zero ('total' may be any of them): a run's counters and what
+ * the launch past it adds at a rate read between two samples. */
+void run_sample_combine (RunSample *total, const RunSample *a, double times_a,
+                         const RunSample *b, const RunSample *c,
+                         double times_bc);
 void run_count_cost (const Gpu *gpu, RunCost *cost);
 
 /* 'blocks' blocks whose loop is cut to 'iterations', 'detailed' SMs in

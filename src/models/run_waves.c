@@ -53,19 +53,6 @@ run_waves_wanted (const GpuSpec *spec, const KernInstance *k,
     return o->mode == RUN_SAMPLED || run_is_large (k, blocks);
 }
 
-/* total = run + times x (b - a), counter by counter, never below zero. */
-static void
-extrapolate (guint64 *total, const guint64 *run, const guint64 *a,
-             const guint64 *b, double times, gsize n)
-{
-    for (gsize i = 0; i < n; i++) {
-        double v = (double) run[i] + times * ((double) b[i] - (double) a[i]);
-        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
-}
-
-#define N_WORDS(x) (sizeof (x) / sizeof (guint64))
-
 /* The run: its full waves and the launch's partial last wave, so that
  * it ends as the launch does, its last blocks on fewer SMs.  The blocks
  * past it retire at the rate they did from half its full waves (the
@@ -94,21 +81,18 @@ run_by_waves (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     win.gpu = NULL;
     g_assert (win.n_all == run_blocks);
 
-    RunSample s;
+    RunSample s, launch;
     RunCost cost = { 0, 0 };
     run_take_sample (gpu, &s);
     run_count_cost (gpu, &cost);
-    const RunSample *a = &win.nth_sample[0], *b = &win.nth_sample[1];
     double times = (double) (r->blocks - run_blocks) /
                    (double) (win.nth[1] - win.nth[0]);
-    extrapolate ((guint64 *) &r->stats, (const guint64 *) &s.st,
-                 (const guint64 *) &a->st, (const guint64 *) &b->st, times,
-                 N_WORDS (s.st));
-    extrapolate ((guint64 *) &r->mem, (const guint64 *) &s.mem,
-                 (const guint64 *) &a->mem, (const guint64 *) &b->mem, times,
-                 N_WORDS (s.mem));
+    run_sample_combine (&launch, &s, 1.0, &win.nth_sample[1], &win.nth_sample[0],
+                        times);
     double cycles = (double) s.st.cycles +
                     times * (double) (win.nth_at[1] - win.nth_at[0]);
+    r->stats = launch.st;
+    r->mem = launch.mem;
     r->cycles = r->stats.cycles = (Cycle) (cycles + 0.5);
     r->detailed_sms = all;
     r->window = k->iterations;
