@@ -161,7 +161,11 @@ main (int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp (argv[1], "--version") == 0) {
+#ifdef SMSIM_PGO
+        g_print ("smsim %s (built from a profile: make pgo)\n", PACKAGE_VERSION);
+#else
         g_print ("smsim %s\n", PACKAGE_VERSION);
+#endif
         return CLI_EXIT_OK;
     }
     const CmdEntry *cmd = lookup (argv[1]);
