@@ -248,8 +248,9 @@ static const char description[] =
     "of the kernel model's), and in occupancy mode threads, dyn_smem and\n"
     "carveout (percent, -1 for none).  Run mode needs kernel and size;\n"
     "occupancy mode threads and regs, or kernel and size.  Give one value\n"
-    "to hold a key fixed.  Unknown keys, bad values and malformed points\n"
-    "files are refused before any point runs.\n\n"
+    "to hold a key fixed.  Unknown keys, bad values (a line break or\n"
+    "other control character in any) and malformed points files are\n"
+    "refused before any point runs.\n\n"
     "Order: points file rows outermost, then the --vary keys in the order\n"
     "given, the last changing fastest.  The rows come out in that order\n"
     "whatever -j.  -j is at most " G_STRINGIFY (SWEEP_RUN_MAX_JOBS)

@@ -119,6 +119,15 @@ sweep_key_check_value (const SweepKey *key, const char *value, char **why)
         *why = g_strdup ("empty value");
         return FALSE;
     }
+    /* The shard lines hold a key's values on one line, and the rows are
+     * read back a line at a time: a line break would split them. */
+    for (const char *c = value; *c != '\0'; c++)
+        if ((guchar) *c < 0x20 || *c == 0x7f) {
+            *why = g_strdup_printf ("a control character (byte 0x%02x at "
+                                    "%d): a value must be one line of text",
+                                    (guchar) *c, (int) (c - value) + 1);
+            return FALSE;
+        }
     switch (key->kind) {
     case SWEEP_KEY_PRESET:
         return TRUE;    /* the preset loader checks it (it knows the type) */

@@ -28,6 +28,11 @@ refused "--vary size: size = '0': must be at least 1" --gpu a100 --vary kernel=v
 refused "param.TILE_WIDTH = '64': must be 4..32 for pmpp-tiled" \
     --gpu a100 --vary kernel=pmpp-tiled --vary size=64 --vary param.TILE_WIDTH=16,64
 refused "kernel = 'sgemm-99': no such kernel" --gpu a100 --vary kernel=sgemm-99 --vary size=64
+# A line break would split the shard's '# vary' line and the row.
+# shellcheck disable=SC2086
+refused "a control character (byte 0x0a at 2)" \
+    $occ --vary kernel=sgemm-1 --vary size=256 --vary "device.name=a,b
+c"
 refused "run mode needs the keys kernel and size" --gpu a100 --vary sm.registers=65536
 refused "'threads' is for --mode occupancy" --gpu a100 --vary kernel=vecadd --vary size=64 --vary threads=64
 refused "k40 has no sourced timing numbers" --gpu k40 --vary kernel=vecadd --vary size=64
