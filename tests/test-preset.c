@@ -290,6 +290,21 @@ ParameterizedTest (const Bad *b, preset, bad_presets)
                    "'%s' lacks '%s'", error->message, b->needles[i]);
 }
 
+/* A rule of one key names it once: "l1_line_bytes = 96: must be a
+ * power of two", not that and again "(--set [mem] l1_line_bytes = 96)". */
+Test (preset, a_rule_of_one_key_names_it_once)
+{
+    const char *sets[] = { "mem.l1_line_bytes=96", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_null (p);
+    cr_assert_not_null (error);
+    const char *first = strstr (error->message, "l1_line_bytes");
+    cr_assert_not_null (first, "%s", error->message);
+    cr_assert_null (strstr (first + 1, "l1_line_bytes"),
+                    "named twice: %s", error->message);
+}
+
 /* A command line's --set names each key once (the last won); its
  * spacing does not make another key.  preset_load itself still lets a
  * later assignment win: sweeps and figures layer theirs on the user's. */

@@ -236,8 +236,8 @@ report_options_init (ReportOptions *o)
           "the answer moves with it (implies --sampled)", "N" },
         { "detailed-sms", 0, 0, G_OPTION_ARG_INT, &o->detailed_sms,
           "SMs simulated in full (at most the GPU's), the others mirroring "
-          "them (default: 4 when sampled, all on a GPU of fewer than 12 SMs "
-          "or when exact)",
+          "them (default, or 0: 4 when sampled, all on a GPU of fewer than "
+          "12 SMs or when exact)",
           "N" },
         { "launches", 0, 0, G_OPTION_ARG_INT64, &o->launches,
           "time N launches back to back in one stream after a warm-up "

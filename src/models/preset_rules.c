@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "models/pkey.h"
 #include "models/preset_priv.h"
 
@@ -52,6 +54,12 @@ require (const Preset *preset, gboolean ok, const char *g1, const char *k1,
     if (ok)
         return TRUE;
     g_autofree char *a = where (preset, g1, k1);
+    /* A rule of one key (a power of two) names it once. */
+    if (strcmp (g1, g2) == 0 && strcmp (k1, k2) == 0) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_INCONSISTENT,
+                     "%s: %s", a, rule);
+        return FALSE;
+    }
     g_autofree char *b = where (preset, g2, k2);
     g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_INCONSISTENT,
                  "%s: %s (%s)", a, rule, b);
