@@ -16,7 +16,7 @@ pin=""
 command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
 t=$(mktemp)
 trap 'rm -f "$t"' EXIT
-# The build matters: `make pgo` takes 5-9 % off.
+# The build matters: `make pgo` takes 2-9 % off (README).
 "$SMSIM" --version
 printf '%-6s %9s %9s %12s\n' gpu wall_s cpu_s peak_MB
 run=0
