@@ -349,7 +349,7 @@ Test (sweep, same_csv_whatever_the_threads_and_merged_shards)
         texts[i] = run_text (s, 2);
     }
     g_autoptr (GString) merged = g_string_new (NULL);
-    cr_assert (sweep_merge_texts (2, names, (const char *const *) texts,
+    cr_assert (sweep_merge_texts (2, names, (const char *const *) texts, NULL, NULL,
                                   merged, NULL));
     cr_expect_str_eq (merged->str, one);
     g_free (texts[0]);
@@ -584,7 +584,7 @@ Test (sweep_merge, interleaves_shards_in_point_order)
         "0,a,\n2,c,\n4,e,\n",
     };
     g_autoptr (GString) out = g_string_new (NULL);
-    cr_assert (sweep_merge_texts (2, names, texts, out, NULL));
+    cr_assert (sweep_merge_texts (2, names, texts, NULL, NULL, out, NULL));
     cr_expect_str_eq (out->str, HEAD "0,a,\n1,b,\n2,c,\n3,d,\n4,e,\n");
 }
 
@@ -684,7 +684,7 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
         const char *texts[] = { rows[i].a, rows[i].b };
         g_autoptr (GString) out = g_string_new (NULL);
         g_autoptr (GError) error = NULL;
-        cr_expect_not (sweep_merge_texts (2, names, texts, out, &error),
+        cr_expect_not (sweep_merge_texts (2, names, texts, NULL, NULL, out, &error),
                        "row %u", i);
         cr_assert_not_null (error, "row %u", i);
         cr_expect (g_str_has_prefix (error->message, rows[i].message),
@@ -711,7 +711,7 @@ Test (sweep_merge, shards_of_different_sweeps_are_refused)
     }
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
-    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts, NULL, NULL,
                                       out, &error), "%s", out->str);
     cr_expect (error != NULL &&
                    g_str_has_prefix (error->message, "s2.csv:1: a shard of "
@@ -722,6 +722,29 @@ Test (sweep_merge, shards_of_different_sweeps_are_refused)
         g_free (texts[i]);
 }
 
+/* The points file of the merge tests: lines 2, 3 and 4 are rows 0, 1
+ * and 2. */
+#define POINTS_CSV "threads,regs\n128,32\n256,\"64\"\n96,33\n"
+
+/* POINTS_CSV times smem=0,1024 (6 points), run whole into '*whole' and
+ * in 3 shards into texts[0..2] (the caller's to free). */
+static void
+points_shards (char **texts, char **whole)
+{
+    g_autofree char *points = tu_write_file ("points.csv", POINTS_CSV);
+    static const char *const vary[] = { "smem=0,1024", NULL };
+    for (guint i = 0; i <= 3; i++) {
+        SweepOptions o = { "a100", NULL, NULL, SWEEP_MODE_OCCUPANCY, vary,
+                           points, i, i > 0 ? 3 : 0 };
+        g_autoptr (Sweep) s = sweep_new (&o, NULL);
+        cr_assert_not_null (s);
+        if (i == 0)
+            *whole = run_text (s, 1);
+        else
+            texts[i - 1] = run_text (s, 1);
+    }
+}
+
 /* A points file times a grid, in 3 shards: merged, the whole sweep's
  * CSV.  A shard carries the grid's --vary lists but not the file (it
  * may hold millions of rows), only the digest of its rows' values of
@@ -729,23 +752,10 @@ Test (sweep_merge, shards_of_different_sweeps_are_refused)
  * and the columns (not the line, which nothing tells). */
 Test (sweep_merge, points_files_by_their_digest)
 {
-    g_autofree char *points = tu_write_file ("points.csv",
-                                             "threads,regs\n128,32\n"
-                                             "256,\"64\"\n96,33\n");
-    static const char *const vary[] = { "smem=0,1024", NULL };
     char *texts[3];
     const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
     g_autofree char *whole = NULL;
-    for (guint i = 0; i <= 3; i++) {
-        SweepOptions o = { "a100", NULL, NULL, SWEEP_MODE_OCCUPANCY, vary,
-                           points, i, i > 0 ? 3 : 0 };
-        g_autoptr (Sweep) s = sweep_new (&o, NULL);
-        cr_assert_not_null (s);
-        if (i == 0)
-            whole = run_text (s, 1);
-        else
-            texts[i - 1] = run_text (s, 1);
-    }
+    points_shards (texts, &whole);
     /* Shard 2 holds points 1 (128, 32, smem 1024) and 4 (96, 33, 0). */
     cr_assert (g_str_has_prefix (texts[1], "# smsim sweep shard 2/3 of 6 "
                                            "points, sweep "), "%s", texts[1]);
@@ -756,8 +766,13 @@ Test (sweep_merge, points_files_by_their_digest)
         "# vary smem=0,1024\npoint,threads,regs,smem,", digest);
     cr_expect (strstr (texts[1], lines) != NULL, "%s", texts[1]);
     g_autoptr (GString) out = g_string_new (NULL);
-    cr_assert (sweep_merge_texts (3, names, (const char *const *) texts, out,
-                                  NULL));
+    cr_assert (sweep_merge_texts (3, names, (const char *const *) texts, NULL,
+                                  NULL, out, NULL));
+    cr_expect_str_eq (out->str, whole);
+    /* With the file given, the same. */
+    g_string_truncate (out, 0);
+    cr_assert (sweep_merge_texts (3, names, (const char *const *) texts,
+                                  "points.csv", POINTS_CSV, out, NULL));
     cr_expect_str_eq (out->str, whole);
 
     char *at = strstr (texts[1], "\n4,96,33,0,");
@@ -766,7 +781,7 @@ Test (sweep_merge, points_files_by_their_digest)
     g_autoptr (GError) error = NULL;
     g_string_truncate (out, 0);
     cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
-                                      out, &error));
+                                      NULL, NULL, out, &error));
     cr_expect (error != NULL &&
                    g_str_has_prefix (error->message,
                                      "s2.csv: its values of the points "
@@ -775,6 +790,64 @@ Test (sweep_merge, points_files_by_their_digest)
                "%s", error ? error->message : "merged");
     for (guint i = 0; i < 3; i++)
         g_free (texts[i]);
+}
+
+/* Given the points file (--merge --points), the edited value is named
+ * with its line in the shard and the file's line of its point: s2.csv
+ * is its shard line, points line, vary line, header, then points 1 and
+ * 4; point 4 is row 4 / 2 (smem's 2 values) = 2 of the file, its line
+ * 4.  A file that is not the sweep's (other rows), a sweep without one,
+ * and a file edited as the shard was are refused too. */
+Test (sweep_merge, a_points_file_given_names_the_edited_row)
+{
+    char *texts[3];
+    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
+    g_autofree char *whole = NULL;
+    points_shards (texts, &whole);
+    char *at = strstr (texts[1], "\n4,96,33,0,");
+    cr_assert_not_null (at);
+    at[7] = '4';        /* regs 33 -> 34 */
+    static const struct {
+        const char *file, *message;
+    } rows[] = {
+        { POINTS_CSV, "s2.csv:6: regs = '34', but point 4 of the sweep has "
+                      "regs = '33' (points.csv:4)" },
+        { "threads,regs\n128,32\n96,34\n",
+          "s1.csv:2: its sweep's points file had 3 rows of threads,regs; "
+          "points.csv has 2 rows of threads,regs: not that file" },
+        { "threads,smem\n128,32\n256,64\n96,34\n",
+          "s1.csv:2: its sweep's points file had 3 rows of threads,regs; "
+          "points.csv has 3 rows of threads,smem: not that file" },
+        { "threads,regs\n128,32\n256,\"64\"\n96,34\n",
+          "s2.csv: its values of the points file's columns (threads,regs) "
+          "are those of points.csv, but not of its sweep's points" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        cr_expect_not (sweep_merge_texts (3, names,
+                                          (const char *const *) texts,
+                                          "points.csv", rows[i].file, out,
+                                          &error), "row %u", i);
+        cr_expect (error != NULL &&
+                       g_str_has_prefix (error->message, rows[i].message),
+                   "row %u: %s", i, error ? error->message : "merged");
+    }
+    for (guint i = 0; i < 3; i++)
+        g_free (texts[i]);
+
+    const char *grid_names[] = { "g.csv" };
+    const char *grid[] = { "# smsim sweep shard 1/1 of 5 points" SW GRID HEAD
+                           "0,a,\n1,b,\n2,c,\n3,d,\n4,e,\n" };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (1, grid_names, grid, "points.csv",
+                                      POINTS_CSV, out, &error));
+    cr_expect (error != NULL &&
+                   g_str_has_prefix (error->message, "g.csv:2: its sweep had "
+                                     "no points file, but --points "
+                                     "points.csv is given"),
+               "%s", error ? error->message : "merged");
 }
 
 /* A hand-written file with a shard's first line and rows of the
@@ -786,7 +859,7 @@ Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
                             "# vary x=garbage\npoint,x\n0,garbage\n" };
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
-    cr_expect_not (sweep_merge_texts (1, names, texts, out, &error), "%s",
+    cr_expect_not (sweep_merge_texts (1, names, texts, NULL, NULL, out, &error), "%s",
                    out->str);
     cr_expect (error != NULL && strstr (error->message, "g.csv:1: ") != NULL,
                "%s", error ? error->message : "merged");

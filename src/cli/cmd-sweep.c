@@ -132,7 +132,8 @@ merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
         return CLI_EXIT_USAGE;
     }
     if (!cli_check_output ("-o", a->output, &error) ||
-        !sweep_merge_files ((const char *const *) files, out, &error) ||
+        !sweep_merge_files ((const char *const *) files, a->points, out,
+                            &error) ||
         !cli_write_output (a->output, out, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
@@ -274,7 +275,8 @@ static const char description[] =
     "each once and complete (every point number present once, every row\n"
     "with the header's columns and its point's values: a --vary key's\n"
     "named with its line, a points file's by the digest, naming the\n"
-    "shard), and writes the CSV the whole sweep would have written.  A\n"
+    "shard, or, given the file with --points, by its row, naming both\n"
+    "lines), and writes the CSV the whole sweep would have written.  A\n"
     "shard without a fingerprint or grid lines (an older smsim's) is\n"
     "refused: run that shard again.  One run takes at most ten million\n"
     "points (each row waits in memory to be written in order); shard a\n"
@@ -285,7 +287,8 @@ static const char description[] =
     "  smsim sweep --gpu a6000 --vary kernel=sgemm-4,sgemm-5 \\\n"
     "      --vary size=256,512 --vary sched.policy=lrr,gto -o k.csv\n"
     "  smsim sweep --gpu a100 --points points.csv --shard 2/4 -o s2.csv\n"
-    "  smsim sweep --merge s1.csv s2.csv s3.csv s4.csv -o all.csv";
+    "  smsim sweep --merge s1.csv s2.csv s3.csv s4.csv -o all.csv\n"
+    "  smsim sweep --merge --points points.csv s1.csv s2.csv -o all.csv";
 
 static int
 sweep_exec (int argc, char **argv)
@@ -299,7 +302,7 @@ sweep_exec (int argc, char **argv)
           "a key and its values (repeatable; the grid is their product)",
           "KEY=V1,V2,..." },
         { "points", 0, 0, G_OPTION_ARG_FILENAME, &a.points,
-          "a CSV of points: a header of keys, one point per line", "FILE" },
+          "a CSV of points: a header of keys, one point per line (with --merge: the sweep's, to check the shards' rows against)", "FILE" },
         { "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode,
           "run (simulate, the default) or occupancy (the calculator only)",
           "MODE" },
@@ -334,10 +337,11 @@ sweep_exec (int argc, char **argv)
     /* The shards carry their points and results: what would make new
      * ones is refused, not ignored. */
     if (a.merge && (gpu.gpu || gpu.config || gpu.sets || a.vary ||
-                    a.points || a.mode || a.shard || a.resume)) {
+                    a.mode || a.shard || a.resume)) {
         cli_error (cmd, "--merge joins shards as they are: it takes the "
-                   "shard files and -o, not --gpu, --config, --set, --vary, "
-                   "--points, --mode, --shard or --resume");
+                   "shard files, -o and --points (the sweep's, to check "
+                   "against), not --gpu, --config, --set, --vary, --mode, "
+                   "--shard or --resume");
         return CLI_EXIT_USAGE;
     }
     if (a.merge)

@@ -236,6 +236,16 @@ sweep_grid_values (const SweepGrid *g, guint64 index, const char **values)
         values[k] = row->values[k];
 }
 
+int
+sweep_grid_point_line (const SweepGrid *g, guint64 index)
+{
+    if (g->file_name == NULL)
+        return 0;
+    for (guint d = 0; d < g->dims->len; d++)
+        index /= g_strv_length (g->dims->pdata[d]);
+    return g_array_index (g->rows, FileRow, index).line;
+}
+
 gboolean
 sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
                   GError **error)

@@ -59,6 +59,10 @@ gboolean sweep_grid_count (const SweepGrid *grid, guint64 *n, GError **error);
 void sweep_grid_values (const SweepGrid *grid, guint64 index,
                         const char **values);
 
+/* The points file's line that point 'index' (< the count) takes its
+ * values of the file's columns from; 0 without a points file. */
+int sweep_grid_point_line (const SweepGrid *grid, guint64 index);
+
 /* Every value of every column, with where it was given ("--vary KEY" or
  * "FILE:LINE"), for the checks done before any point runs.  Stops at
  * the first FALSE 'check' returns. */

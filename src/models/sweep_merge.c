@@ -45,6 +45,8 @@ typedef struct {
     const char *digest;     /* of this shard's values of them */
     GPtrArray *dims;        /* Dim per --vary key */
     char *grid;             /* the grid lines, the digest left out */
+    const char *file_name;  /* the points file given to check against */
+    const SweepGrid *file;  /* (its points alone), or NULL */
 } Shard;
 
 static void
@@ -251,6 +253,35 @@ check_columns (const Shard *s, GError **error)
     return TRUE;
 }
 
+/* The points file given is the one the sweep ran: its keys, as many
+ * rows. */
+static gboolean
+check_points_file (const Shard *s, GError **error)
+{
+    if (s->file == NULL)
+        return TRUE;
+    if (s->file_keys == NULL)
+        return fail (error, s->name, 2, "its sweep had no points file, but "
+                     "--points %s is given", s->file_name);
+    guint64 rows = 0;
+    guint n = sweep_grid_n_keys (s->file);
+    gboolean same = sweep_grid_count (s->file, &rows, NULL) &&
+                    rows == s->file_rows && n == n_file_keys (s);
+    g_autoptr (GString) keys = g_string_new (NULL);
+    for (guint k = 0; k < n; k++) {
+        const char *key = sweep_grid_key (s->file, k)->name;
+        same = same && strcmp (key, s->file_keys[k]) == 0;
+        g_string_append_printf (keys, "%s%s", k > 0 ? "," : "", key);
+    }
+    if (same)
+        return TRUE;
+    g_autofree char *want = g_strjoinv (",", s->file_keys);
+    return fail (error, s->name, 2, "its sweep's points file had %"
+                 G_GUINT64_FORMAT " rows of %s; %s has %" G_GUINT64_FORMAT
+                 " rows of %s: not that file", s->file_rows, want,
+                 s->file_name, rows, keys->str);
+}
+
 /* The grid holds as many points as the shard line says. */
 static gboolean
 check_count (const Shard *s, GError **error)
@@ -308,6 +339,33 @@ check_varied (const Shard *s, int line, guint64 point, GPtrArray *fields,
     return TRUE;
 }
 
+/* With the points file given: its values in 'fields', the row on 'line'
+ * of point 'point', are the file's row for that point. */
+static gboolean
+check_file_values (const Shard *s, int line, guint64 point,
+                   GPtrArray *fields, GError **error)
+{
+    if (s->file == NULL)
+        return TRUE;
+    guint64 row = point;
+    for (guint d = 0; d < s->dims->len; d++)
+        row /= g_strv_length (((Dim *) s->dims->pdata[d])->values);
+    guint n = n_file_keys (s);
+    g_autofree const char **want = g_new0 (const char *, n + 1);
+    sweep_grid_values (s->file, row, want);
+    for (guint k = 0; k < n; k++) {
+        const char *got = fields->pdata[1 + k];
+        if (strcmp (want[k], got) == 0)
+            continue;
+        g_autofree char *quoted = quote_start (got, 40);
+        return fail (error, s->name, line, "%s = %s, but point %"
+                     G_GUINT64_FORMAT " of the sweep has %s = '%s' (%s:%d)",
+                     s->file_keys[k], quoted, point, s->file_keys[k], want[k],
+                     s->file_name, sweep_grid_point_line (s->file, row));
+    }
+    return TRUE;
+}
+
 /* The point's number and values as the sweep writes them: the merged
  * CSV must be the whole sweep's byte for byte. */
 static gboolean
@@ -347,6 +405,7 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
                      "header has %u", quoted, fields->len, s->n_columns);
     }
     if (!check_varied (s, line, want, fields, error) ||
+        !check_file_values (s, line, want, fields, error) ||
         !check_spelling (s, line, row, fields, error))
         return FALSE;
     sweep_grid_digest_row (sum, (const char *const *) fields->pdata + 1,
@@ -356,7 +415,7 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
 
 /* The points file's values: the shard cannot carry the file, only the
  * digest of its values in these rows; so an edited one is told, but not
- * where. */
+ * where, unless the file is given too (check_file_values). */
 static gboolean
 check_digest (const Shard *s, GChecksum *sum, GError **error)
 {
@@ -364,9 +423,15 @@ check_digest (const Shard *s, GChecksum *sum, GError **error)
         strcmp (g_checksum_get_string (sum), s->digest) == 0)
         return TRUE;
     g_autofree char *keys = g_strjoinv (",", s->file_keys);
+    if (s->file != NULL)
+        return fail (error, s->name, 0, "its values of the points file's "
+                     "columns (%s) are those of %s, but not of its sweep's "
+                     "points (their digest is not its points line's): were "
+                     "both edited?", keys, s->file_name);
     return fail (error, s->name, 0, "its values of the points file's columns "
                  "(%s) are not those of its sweep's points (their digest is "
-                 "not its points line's): a row edited?", keys);
+                 "not its points line's): a row edited? (--points FILE names "
+                 "it)", keys);
 }
 
 static gboolean
@@ -404,7 +469,7 @@ read_shard (Shard *s, const char *name, const char *text, GError **error)
     s->n_rows = n - s->head - 1;
     s->n_columns = header->len;
     return check_columns (s, error) && check_count (s, error) &&
-           check_rows (s, error);
+           check_points_file (s, error) && check_rows (s, error);
 }
 
 /* Same sweep, each shard once, none missing. */
@@ -458,17 +523,27 @@ shard_of (const Shard *shards, guint n, guint index)
 
 gboolean
 sweep_merge_texts (guint n, const char *const *names, const char *const *texts,
+                   const char *points_name, const char *points_text,
                    GString *out, GError **error)
 {
     g_autoptr (GArray) shards = g_array_new (FALSE, TRUE, sizeof (Shard));
+    g_autoptr (SweepGrid) file = NULL;
     g_array_set_clear_func (shards, shard_clear);
     g_array_set_size (shards, n);
     Shard *s = (Shard *) (void *) shards->data;
     if (n == 0)
         return fail (error, "merge", 0, "no shard files given");
-    for (guint i = 0; i < n; i++)
+    if (points_name != NULL) {
+        file = sweep_grid_new ();
+        if (!sweep_grid_add_points (file, points_name, points_text, error))
+            return FALSE;
+    }
+    for (guint i = 0; i < n; i++) {
+        s[i].file = file;
+        s[i].file_name = points_name;
         if (!read_shard (&s[i], names[i], texts[i], error))
             return FALSE;
+    }
     if (!check_set (s, n, error))
         return FALSE;
     g_autofree const Shard **order = g_new0 (const Shard *, s[0].count);
@@ -483,22 +558,37 @@ sweep_merge_texts (guint n, const char *const *names, const char *const *texts,
     return TRUE;
 }
 
+/* 'path' read whole into '*text', refused with a NUL byte: 'what' is
+ * text. */
+static gboolean
+read_text (const char *path, const char *what, char **text, GError **error)
+{
+    gsize len = 0;
+    if (!textfile_read (path, text, &len, error))
+        return FALSE;
+    guint nul = csv_nul_line (*text, len);
+    if (nul > 0)
+        return fail (error, path, (int) nul, "a NUL byte: %s is text", what);
+    return TRUE;
+}
+
 gboolean
-sweep_merge_files (const char *const *paths, GString *out, GError **error)
+sweep_merge_files (const char *const *paths, const char *points_path,
+                   GString *out, GError **error)
 {
     guint n = g_strv_length ((GStrv) paths);
     g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+    g_autofree char *points = NULL;
     for (guint i = 0; i < n; i++) {
         char *text = NULL;
-        gsize len = 0;
-        if (!textfile_read (paths[i], &text, &len, error))
-            return FALSE;
+        gboolean ok = read_text (paths[i], "a shard", &text, error);
         g_ptr_array_add (texts, text);
-        guint nul = csv_nul_line (text, len);
-        if (nul > 0)
-            return fail (error, paths[i], (int) nul, "a NUL byte: a shard "
-                                                     "is text");
+        if (!ok)
+            return FALSE;
     }
+    if (points_path != NULL &&
+        !read_text (points_path, "a points file", &points, error))
+        return FALSE;
     return sweep_merge_texts (n, paths, (const char *const *) texts->pdata,
-                              out, error);
+                              points_path, points, out, error);
 }

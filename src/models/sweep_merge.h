@@ -19,7 +19,9 @@
  * the values of the point its number names, written as the sweep
  * writes them: a --vary key's value is checked on its line against the
  * grid; the points file's, which the shard does not carry, against the
- * digest, which names the shard but not the line.  So a missing, repeated, truncated,
+ * digest, which names the shard but not the line, and, where the file
+ * is given, against the file's row, which names both lines (the file
+ * must then have the sweep's keys and rows).  So a missing, repeated, truncated,
  * edited or foreign shard is an error naming the file (and line), not a
  * silent gap, a mix or a row of no point.  A shard without a
  * fingerprint or grid lines (older smsim wrote none) is refused:
@@ -31,13 +33,16 @@
 
 #include <glib.h>
 
-/* The 'n' texts, named 'names[i]' in messages, joined into 'out'. */
+/* The 'n' texts, named 'names[i]' in messages, joined into 'out';
+ * 'points_text', named 'points_name', is the sweep's points file to
+ * check the rows against (both NULL: none). */
 gboolean sweep_merge_texts (guint n, const char *const *names,
-                            const char *const *texts, GString *out,
+                            const char *const *texts, const char *points_name,
+                            const char *points_text, GString *out,
                             GError **error);
 
-/* The same, read from files. */
-gboolean sweep_merge_files (const char *const *paths, GString *out,
-                            GError **error);
+/* The same, read from files ('points_path' NULL: none). */
+gboolean sweep_merge_files (const char *const *paths, const char *points_path,
+                            GString *out, GError **error);
 
 #endif

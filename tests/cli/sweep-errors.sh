@@ -165,6 +165,16 @@ cmp p.csv whole.csv || fail "points-file shards merged differ from the whole swe
 sed 's/^1,256,64,/1,256,63,/' p2.csv >pe.csv
 expect_fail 2 "$SMSIM" sweep --merge p1.csv pe.csv
 contains "$work/err" "pe.csv: its values of the points file's columns (threads,regs) are not those of its sweep's points"
+# Given the points file too, the edited row is named in both files:
+# pe.csv's line 4 is point 1 (after the shard, points and header lines),
+# pts.csv's line 3 its row.  A file not the sweep's is refused.
+"$SMSIM" sweep --merge --points pts.csv p1.csv p2.csv -o pp.csv
+cmp pp.csv whole.csv || fail "merged with --points differs from the whole sweep"
+expect_fail 2 "$SMSIM" sweep --merge --points pts.csv p1.csv pe.csv
+contains "$work/err" "pe.csv:4: regs = '63', but point 1 of the sweep has regs = '64' (pts.csv:3)"
+printf 'threads,regs\n128,32\n' >one.csv
+expect_fail 2 "$SMSIM" sweep --merge --points one.csv p1.csv p2.csv
+contains "$work/err" "p1.csv:2: its sweep's points file had 3 rows of threads,regs; one.csv has 1 rows of threads,regs: not that file"
 # No GPU is a missing option: exit 1, as in run, query and occupancy.
 expect_fail 1 "$SMSIM" sweep -V kernel=vecadd -V size=128
 contains "$work/err" "no GPU given"
