@@ -2,7 +2,8 @@
  * batch.c -- occupancy for a CSV of launches.  See batch.h.
  *
  * Columns are found by name in the header, so their order is free and
- * extra columns pass through.  Rows are echoed as read.
+ * extra columns pass through.  Rows are echoed as read (but for a
+ * short one or one with a quote left open: echo_row).
  */
 #include "config.h"
 
@@ -24,11 +25,31 @@ typedef struct {
     int n_fields;
 } Header;
 
+/* The columns the answer adds after the row's. */
+static const char *const answer_names[] = {
+    "blocks_per_sm", "warps_per_sm", "occupancy", "limiter", "error"
+};
+
 static gboolean
 parse_header (const char *line, const char *name, Header *h, GError **error)
 {
     g_autoptr (GPtrArray) fields = csv_split (line);
     h->n_fields = (int) fields->len;
+    if (csv_unclosed_quote (line)) {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s:1: a quote left open: the header ends inside "
+                     "a quoted field", name);
+        return FALSE;
+    }
+    for (guint f = 0; f < fields->len; f++)
+        for (guint a = 0; a < G_N_ELEMENTS (answer_names); a++)
+            if (strcmp (fields->pdata[f], answer_names[a]) == 0) {
+                g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                             "%s:1: the header has a column '%s' (field %u), "
+                             "a name the answer's columns take", name,
+                             answer_names[a], f + 1);
+                return FALSE;
+            }
     for (int c = 0; c < N_COLS; c++) {
         h->col[c] = -1;
         for (guint f = 0; f < fields->len; f++) {
@@ -97,6 +118,27 @@ parse_row (const Header *h, const GPtrArray *f, OccLaunch *l, char **why)
     return TRUE;
 }
 
+/* The row as read, one that ends inside a quote field by field, quoted
+ * afresh (so that its last field cannot take the output's next lines),
+ * and a short one padded to the header's width (so that the answer's
+ * columns stay under their names). */
+static void
+echo_row (const char *line, int n_fields, GString *out)
+{
+    g_autoptr (GPtrArray) fields = csv_split (line);
+    if (!csv_unclosed_quote (line)) {
+        g_string_append (out, line);
+    } else {
+        for (guint i = 0; i < fields->len; i++) {
+            if (i > 0)
+                g_string_append_c (out, ',');
+            csv_append_field (out, fields->pdata[i]);
+        }
+    }
+    for (int i = (int) fields->len; i < n_fields; i++)
+        g_string_append_c (out, ',');
+}
+
 /* Append ",blocks,warps,occupancy,limiter,error" for one row, and
  * count it. */
 static void
@@ -110,7 +152,10 @@ answer_row (const GpuSpec *spec, const Header *h, const char *line,
     g_autoptr (GError) error = NULL;
     char limiter[64];
 
-    if (!parse_row (h, fields, &launch, &why)) {
+    if (csv_unclosed_quote (line))
+        why = g_strdup ("a quote left open: the line ends inside a "
+                        "quoted field");
+    if (why != NULL || !parse_row (h, fields, &launch, &why)) {
         g_autofree char *message = g_strdup_printf ("line %u: %s", lineno, why);
         g_string_append (out, ",,,,,");
         csv_append_field (out, message);
@@ -130,39 +175,77 @@ answer_row (const GpuSpec *spec, const Header *h, const char *line,
                             occ_limiter_name (r.limiter, limiter, sizeof limiter));
 }
 
+/* The input's lines, read in chunks.  A line is refused at a NUL byte
+ * (a C string would end the row there, dropping fields) or past
+ * BATCH_MAX_LINE bytes, so that a stream with neither line breaks nor
+ * an end (standard input from /dev/zero) is refused after one chunk,
+ * not read until memory runs out. */
+#define BATCH_MAX_LINE (1 << 20)
+
+typedef struct {
+    GInputStream *in;
+    const char *name;
+    GString *buf;       /* read, from 'pos' not yet returned */
+    gsize pos;
+    gboolean eof;
+} Lines;
+
+/* The next line without its line break (and a CR before it), NULL at
+ * the end or on an error. */
 static char *
-read_line (GDataInputStream *data, const char *name, guint lineno,
-           GError **error)
+read_line (Lines *l, guint lineno, GError **error)
 {
-    gsize length;
-    GError *local = NULL;
-    char *line = g_data_input_stream_read_line (data, &length, NULL, &local);
-    if (local != NULL) {
-        g_set_error (error, local->domain, local->code, "%s: %s", name,
-                     local->message);
-        g_error_free (local);
-        return NULL;
+    for (;;) {
+        const char *start = l->buf->str + l->pos;
+        gsize have = l->buf->len - l->pos;
+        const char *nl = memchr (start, '\n', have);
+        gsize len = nl != NULL ? (gsize) (nl - start) : have;
+        if (memchr (start, '\0', len) != NULL) {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s:%u: a NUL byte: a CSV is text", l->name, lineno);
+            return NULL;
+        }
+        if (len > BATCH_MAX_LINE) {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s:%u: a line of more than %d bytes: not a CSV of "
+                         "launches", l->name, lineno, BATCH_MAX_LINE);
+            return NULL;
+        }
+        if (nl != NULL || (l->eof && have > 0)) {
+            char *line = g_strndup (start, len);
+            l->pos += len + (nl != NULL);
+            if (len > 0 && line[len - 1] == '\r')
+                line[len - 1] = '\0';
+            return line;
+        }
+        if (l->eof)
+            return NULL;
+        g_string_erase (l->buf, 0, (gssize) l->pos);
+        l->pos = 0;
+        char chunk[65536];
+        GError *local = NULL;
+        gssize n = g_input_stream_read (l->in, chunk, sizeof chunk, NULL,
+                                        &local);
+        if (n < 0) {
+            g_set_error (error, local->domain, local->code, "%s: %s", l->name,
+                         local->message);
+            g_error_free (local);
+            return NULL;
+        }
+        l->eof = n == 0;
+        g_string_append_len (l->buf, chunk, n);
     }
-    /* A NUL would end the row early, as a C string, dropping fields. */
-    if (line != NULL && memchr (line, '\0', length) != NULL) {
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                     "%s:%u: a NUL byte: a CSV is text", name, lineno);
-        g_free (line);
-        return NULL;
-    }
-    if (line != NULL && length > 0 && line[length - 1] == '\r')
-        line[length - 1] = '\0';
-    return line;
 }
 
 gboolean
 batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
            GString *out, BatchCount *count, GError **error)
 {
-    g_autoptr (GDataInputStream) data = g_data_input_stream_new (in);
+    g_autoptr (GString) buf = g_string_new (NULL);
+    Lines lines = { in, name, buf, 0, FALSE };
     GError *local = NULL;
     Header h;
-    g_autofree char *header = read_line (data, name, 1, error);
+    g_autofree char *header = read_line (&lines, 1, error);
     memset (count, 0, sizeof *count);
     if (header == NULL) {
         if (error == NULL || *error == NULL)
@@ -170,17 +253,21 @@ batch_run (const GpuSpec *spec, GInputStream *in, const char *name,
                          "%s: empty file (expected a header line)", name);
         return FALSE;
     }
+    /* A spreadsheet's UTF-8 byte-order mark, which would stick to the
+     * first column's name. */
+    if (g_str_has_prefix (header, "\xef\xbb\xbf"))
+        memmove (header, header + 3, strlen (header + 3) + 1);
     if (!parse_header (header, name, &h, error))
         return FALSE;
     g_string_append_printf (out, "%s,blocks_per_sm,warps_per_sm,occupancy,"
                                  "limiter,error\n", header);
     for (guint lineno = 2;; lineno++) {
-        g_autofree char *line = read_line (data, name, lineno, &local);
+        g_autofree char *line = read_line (&lines, lineno, &local);
         if (line == NULL)
             break;
         if (*line == '\0')
             continue;
-        g_string_append (out, line);
+        echo_row (line, h.n_fields, out);
         answer_row (spec, &h, line, lineno, out, count);
         count->rows++;
         g_string_append_c (out, '\n');

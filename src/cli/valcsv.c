@@ -11,6 +11,7 @@
 #include "models/csv.h"
 #include "models/fig.h"
 #include "models/num.h"
+#include "models/ref.h"
 #include "models/textfile.h"
 
 enum { COL_GPU, COL_KERNEL, COL_SIM, COL_REF, COL_ERR, N_COLS };
@@ -20,6 +21,7 @@ static const char *const col_names[N_COLS] = {
 
 typedef struct {
     int col[N_COLS];
+    int col_size;       /* or -1: not needed, but checked where given */
     guint n_fields;
 } Header;
 
@@ -28,6 +30,10 @@ read_header (const char *line, Header *h, char **why)
 {
     g_autoptr (GPtrArray) f = csv_split (line);
     h->n_fields = f->len;
+    h->col_size = -1;
+    for (guint i = 0; i < f->len; i++)
+        if (strcmp (f->pdata[i], "size") == 0)
+            h->col_size = (int) i;
     for (int c = 0; c < N_COLS; c++) {
         h->col[c] = -1;
         for (guint i = 0; i < f->len; i++)
@@ -71,6 +77,32 @@ kernel_number (const char *text, int *out, char **why)
         return TRUE;
     }
     *why = g_strdup_printf ("kernel = '%s': expected sgemm-N", text);
+    return FALSE;
+}
+
+/* The published figure the row stands beside: validate writes a row
+ * for each (gpu, kernel) that has one, at its size, and the figure
+ * draws those; a row of another GPU, kernel or size would vanish from
+ * it or be drawn under the wrong title. */
+static gboolean
+check_published (const FigValidRow *row, const char *size, char **why)
+{
+    guint n;
+    const RefRow *ref = ref_rows (&n);
+    for (guint i = 0; i < n; i++) {
+        if (ref[i].kernel != row->kernel || strcmp (ref[i].gpu, row->gpu) != 0)
+            continue;
+        g_autofree char *want = g_strdup_printf ("%d", ref[i].size);
+        if (size == NULL || strcmp (size, want) == 0)
+            return TRUE;
+        *why = g_strdup_printf ("size = '%s', but the published %s sgemm-%d "
+                                "figure the table is checked against is at "
+                                "%s", size, row->gpu, row->kernel, want);
+        return FALSE;
+    }
+    *why = g_strdup_printf ("%s sgemm-%d: no published figure in smsim's "
+                            "reference table to stand beside (validate writes "
+                            "no such row)", row->gpu, row->kernel);
     return FALSE;
 }
 
@@ -146,7 +178,9 @@ read_row (const Header *h, const char *line, FigValidRow *row, char **why)
                                 v[h->col[COL_REF]]);
         return FALSE;
     }
-    return !row->modeled || check_error (row, v, h, why);
+    return check_published (row, h->col_size >= 0 ? v[h->col_size] : NULL,
+                            why) &&
+           (!row->modeled || check_error (row, v, h, why));
 }
 
 /* A GPU's kernel once: two rows for it would draw two bars in one
@@ -171,8 +205,8 @@ valcsv_read (const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autofree char *why = NULL;
-    Header h;
-    if (!textfile_read (path, &text, NULL, error))
+    Header h = { { 0 }, -1, 0 };
+    if (!textfile_read_text (path, "a validation CSV", &text, NULL, error))
         return NULL;
     g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
     g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));
@@ -185,7 +219,10 @@ valcsv_read (const char *path, GError **error)
         if (*lines[i] == '\0')
             continue;
         FigValidRow row = { { 0 }, 0, FALSE, 0, 0, 0 };
-        if (!header ? read_header (lines[i], &h, &why)
+        if (csv_unclosed_quote (lines[i]))
+            why = g_strdup ("a quote left open (the line ends inside a "
+                            "quoted field)");
+        else if (!header ? read_header (lines[i], &h, &why)
                     : read_row (&h, lines[i], &row, &why) &&
                           check_unique (seen, &row, i + 1, &why)) {
             if (header)

@@ -31,6 +31,15 @@ csv_split (const char *line)
     return fields;
 }
 
+gboolean
+csv_unclosed_quote (const char *line)
+{
+    guint quotes = 0;
+    for (const char *c = strchr (line, '"'); c != NULL; c = strchr (c + 1, '"'))
+        quotes++;
+    return quotes % 2 != 0;
+}
+
 void
 csv_append_field (GString *out, const char *field)
 {

@@ -15,6 +15,12 @@
 /* The fields of one line (no line break in it). */
 GPtrArray *csv_split (const char *line);
 
+/* Whether 'line' ends inside a quoted field (an odd number of quotes:
+ * "" counts twice, in or out of one).  csv_split takes the rest of the
+ * line into that field; written out as read, the line would swallow the
+ * lines after it, so readers refuse it. */
+gboolean csv_unclosed_quote (const char *line);
+
 /* Append 'field' to 'out', quoted when it must be. */
 void csv_append_field (GString *out, const char *field);
 

@@ -73,7 +73,8 @@ build_grid (Sweep *s, const SweepOptions *o, GError **error)
     s->grid = sweep_grid_new ();
     if (o->points_file != NULL) {
         g_autofree char *text = NULL;
-        if (!textfile_read (o->points_file, &text, NULL, error) ||
+        if (!textfile_read_text (o->points_file, "a points file", &text,
+                                 NULL, error) ||
             !sweep_grid_add_points (s->grid, o->points_file, text, error) ||
             !check_points_sets (s, o, error))
             return FALSE;

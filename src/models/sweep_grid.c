@@ -162,6 +162,12 @@ add_file_row (SweepGrid *g, const char *name, const char *line, int lineno,
               GError **error)
 {
     g_autoptr (GPtrArray) fields = csv_split (line);
+    if (csv_unclosed_quote (line)) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s:%d: a quote left open (the line ends inside a "
+                     "quoted field)", name, lineno);
+        return FALSE;
+    }
     if (fields->len != g->n_file_keys) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                      "%s:%d: %u fields where the header has %u", name, lineno,

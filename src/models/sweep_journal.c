@@ -76,6 +76,9 @@ row_fault (const SweepJournalSweep *js, guint n_columns, const char *row,
     if (!row_point (row, point))
         return g_strdup_printf ("%s: not a row of this sweep (no point "
                                 "number first)", start);
+    if (csv_unclosed_quote (row))
+        return g_strdup_printf ("%s: a quote left open (the line ends inside "
+                                "a quoted field)", start);
     n = n_fields (row);
     if (n != n_columns)
         return g_strdup_printf ("%s: %u fields where the header has %u",

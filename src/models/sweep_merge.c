@@ -399,6 +399,11 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
                      "expected point %" G_GUINT64_FORMAT " (shard %u/%u "
                      "holds points %u, %u, ...)", want, s->index, s->count,
                      s->index - 1, s->index - 1 + s->count);
+    if (csv_unclosed_quote (row)) {
+        g_autofree char *quoted = quote_start (row, 40);
+        return fail (error, s->name, line, "%s: a quote left open (the line "
+                     "ends inside a quoted field)", quoted);
+    }
     if (fields->len != s->n_columns) {
         g_autofree char *quoted = quote_start (row, 40);
         return fail (error, s->name, line, "%s: %u fields where the "
@@ -558,20 +563,6 @@ sweep_merge_texts (guint n, const char *const *names, const char *const *texts,
     return TRUE;
 }
 
-/* 'path' read whole into '*text', refused with a NUL byte: 'what' is
- * text. */
-static gboolean
-read_text (const char *path, const char *what, char **text, GError **error)
-{
-    gsize len = 0;
-    if (!textfile_read (path, text, &len, error))
-        return FALSE;
-    guint nul = csv_nul_line (*text, len);
-    if (nul > 0)
-        return fail (error, path, (int) nul, "a NUL byte: %s is text", what);
-    return TRUE;
-}
-
 gboolean
 sweep_merge_files (const char *const *paths, const char *points_path,
                    GString *out, GError **error)
@@ -581,13 +572,15 @@ sweep_merge_files (const char *const *paths, const char *points_path,
     g_autofree char *points = NULL;
     for (guint i = 0; i < n; i++) {
         char *text = NULL;
-        gboolean ok = read_text (paths[i], "a shard", &text, error);
+        gboolean ok = textfile_read_text (paths[i], "a shard", &text, NULL,
+                                          error);
         g_ptr_array_add (texts, text);
         if (!ok)
             return FALSE;
     }
     if (points_path != NULL &&
-        !read_text (points_path, "a points file", &points, error))
+        !textfile_read_text (points_path, "a points file", &points, NULL,
+                             error))
         return FALSE;
     return sweep_merge_texts (n, paths, (const char *const *) texts->pdata,
                               points_path, points, out, error);

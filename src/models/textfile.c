@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
+#include "models/csv.h"
 #include "models/textfile.h"
 
 static const char *
@@ -62,5 +64,34 @@ textfile_read (const char *path, char **contents, gsize *length,
                      (guint64) st.st_size, TEXTFILE_MAX_BYTES);
         return FALSE;
     }
-    return g_file_get_contents (path, contents, length, error);
+    gsize n = 0;
+    if (!g_file_get_contents (path, contents, &n, error))
+        return FALSE;
+    static const char bom[] = "\xef\xbb\xbf";
+    if (n >= 3 && memcmp (*contents, bom, 3) == 0) {
+        n -= 3;
+        memmove (*contents, *contents + 3, n + 1);
+    }
+    if (length != NULL)
+        *length = n;
+    return TRUE;
+}
+
+gboolean
+textfile_read_text (const char *path, const char *what, char **contents,
+                    gsize *length, GError **error)
+{
+    gsize n = 0;
+    if (!textfile_read (path, contents, &n, error))
+        return FALSE;
+    guint line = csv_nul_line (*contents, n);
+    if (line > 0) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s:%u: a NUL byte: %s is text", path, line, what);
+        g_clear_pointer (contents, g_free);
+        return FALSE;
+    }
+    if (length != NULL)
+        *length = n;
+    return TRUE;
 }

@@ -17,9 +17,17 @@
 #define TEXTFILE_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)
 
 /* g_file_get_contents for a regular file of at most TEXTFILE_MAX_BYTES;
- * 'length' may be NULL. */
+ * 'length' may be NULL.  A UTF-8 byte-order mark at the start (which
+ * spreadsheets write before a CSV) is dropped: it would otherwise stick
+ * to the first key, unseen in a message. */
 gboolean textfile_read (const char *path, char **contents, gsize *length,
                         GError **error);
+
+/* textfile_read, refusing a NUL byte, which would end a line early as a
+ * C string and drop what follows: "PATH:LINE: a NUL byte: WHAT is
+ * text". */
+gboolean textfile_read_text (const char *path, const char *what,
+                             char **contents, gsize *length, GError **error);
 
 /* Whether 'path' is a regular file: else a G_FILE_ERROR saying what it
  * is instead.  For readers that stream a file rather than load it. */

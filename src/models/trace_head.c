@@ -240,6 +240,11 @@ static gboolean
 parse_version (const char *line, GError **error)
 {
     gint64 v;
+    if (g_str_has_prefix (line, "\xef\xbb\xbf"))
+        return trace_format_error (error, "a UTF-8 byte-order mark before "
+                                   "'smsim-trace %d': a trace starts with "
+                                   "that line (an editor added the mark?)",
+                                   TRACE_VERSION);
     if (!g_str_has_prefix (line, "smsim-trace ")) {
         return trace_format_error (error,
                                    "not an smsim trace: the first line must be "

@@ -33,7 +33,9 @@ head -6 "$work/out.csv" >"$work/got"
 diff -u "$work/want" "$work/got" || fail "batch answers differ"
 sed -n 7p "$work/out.csv" | grep -q '^255,0,512,0,,0,0,0.00,none,".*131072' || fail "row 7"
 sed -n 8p "$work/out.csv" | grep -qF "abc,0,128,0,,,,,,line 8: regs = 'abc': not an integer" || fail "row 8: $(sed -n 8p "$work/out.csv")"
-sed -n 9p "$work/out.csv" | grep -qF "32,0,128,,,,,line 9: 3 fields where the header has 5" || fail "row 9: $(sed -n 9p "$work/out.csv")"
+# A short row is padded to the header's 5 fields, so that its answer's
+# columns stay under their names: 3 fields, 2 empty, then the answer's 5.
+sed -n 9p "$work/out.csv" | grep -qxF "32,0,128,,,,,,,line 9: 3 fields where the header has 5" || fail "row 9: $(sed -n 9p "$work/out.csv")"
 sed -n 10p "$work/out.csv" | grep -qF "carveout = 150" || fail "row 10"
 sed -n 11p "$work/out.csv" | grep -qF "2000 threads" || fail "row 11"
 [ "$(wc -l <"$work/out.csv")" -eq 11 ] || fail "line count"
@@ -48,6 +50,32 @@ contains "$work/err" "2 of 7 rows cannot launch"
 printf 'regs,static_smem,block_size,dyn_smem,carveout\n32,0,256,0\000,7\n' >"$work/nul.csv"
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/nul.csv"
 contains "$work/err" "nul.csv:2: a NUL byte"
+
+# A quote left open took the rest of its line, and written out as read
+# it took every later row into its field: the row is now refused and
+# written field by field, quoted afresh, padded to the header's width;
+# the rows after it are answered as usual.
+printf 'regs,static_smem,block_size,dyn_smem,carveout\n32,0,"128\n64,0,256,0,\n' >"$work/quote.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/quote.csv" -o "$work/quote.out"
+sed -n 2p "$work/quote.out" | grep -qxF '32,0,128,,,,,,,line 2: a quote left open: the line ends inside a quoted field' ||
+    fail "open quote row: $(sed -n 2p "$work/quote.out")"
+sed -n 3p "$work/quote.out" | grep -qxF '64,0,256,0,,4,32,50.00,registers,' ||
+    fail "the row after an open quote: $(sed -n 3p "$work/quote.out")"
+# Standard input without line breaks or an end is refused at its first
+# chunk, not read until memory runs out.
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch - </dev/zero
+contains "$work/err" "-:1: a NUL byte"
+head -c 1100000 /dev/zero | tr '\0' 'x' >"$work/long.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/long.csv"
+contains "$work/err" "long.csv:1: a line of more than 1048576 bytes"
+# A spreadsheet's UTF-8 byte-order mark before the header is dropped.
+printf '\357\273\277regs,static_smem,block_size,dyn_smem,carveout\n33,0,512,0,\n' |
+    "$SMSIM" occupancy --gpu a100 --batch - >"$work/bom.out" || fail "a header after a BOM"
+contains "$work/bom.out" "33,0,512,0,,3,48,75.00,registers,"
+# A column of the answer's name would make two of one name.
+printf 'regs,static_smem,block_size,dyn_smem,carveout,limiter\n33,0,512,0,,x\n' >"$work/clash.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/clash.csv"
+contains "$work/err" "clash.csv:1: the header has a column 'limiter' (field 6), a name the answer's columns take"
 
 # One launch's options would be ignored with --batch: refused.
 expect_fail 1 "$SMSIM" occupancy --gpu a100 --batch "$work/launch.csv" --format json

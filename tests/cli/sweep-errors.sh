@@ -134,6 +134,13 @@ contains "$work/err" "...': 8 fields where the header has 9"
 sed '/^0,/s/,/\x00/' s1.csv >nul.csv
 expect_fail 2 "$SMSIM" sweep --merge nul.csv s2.csv
 contains "$work/err" "nul.csv:5: a NUL byte: a shard is text"
+# A quote left open in a row's error field passed the field count (it
+# took the rest of the line) and merged into a CSV whose later rows a
+# reader took into that field.
+sed '/^0,/s/,$/,"x/' s1.csv >openq.csv
+expect_fail 2 "$SMSIM" sweep --merge openq.csv s2.csv
+contains "$work/err" "openq.csv:5: '0,64,32,"
+contains "$work/err" "': a quote left open (the line ends inside a quoted field)"
 # A shard carries its grid after the shard line, and each row's values
 # must be those of the point its number names: a key edited to a value
 # of no point (256 -> 999), or of another point, merged without a word.
@@ -175,6 +182,23 @@ contains "$work/err" "pe.csv:4: regs = '63', but point 1 of the sweep has regs =
 printf 'threads,regs\n128,32\n' >one.csv
 expect_fail 2 "$SMSIM" sweep --merge --points one.csv p1.csv p2.csv
 contains "$work/err" "p1.csv:2: its sweep's points file had 3 rows of threads,regs; one.csv has 1 rows of threads,regs: not that file"
+# A NUL byte in a points file ended its line there as a C string: the
+# rows after it were silently dropped (exit 0).  A quote left open is
+# refused too, and a spreadsheet's byte-order mark dropped.
+printf 'threads,regs\n128,32\n\000256,64\n512,64\n' >pnul.csv
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $occ --points pnul.csv
+contains "$work/err" "pnul.csv:3: a NUL byte: a points file is text"
+printf 'threads,regs\n128,"32\n' >pq.csv
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $occ --points pq.csv
+contains "$work/err" "pq.csv:2: a quote left open"
+printf '\357\273\277threads,regs\n128,32\n256,64\n512,32\n' >pbom.csv
+# shellcheck disable=SC2086
+"$SMSIM" sweep $occ --points pbom.csv -o pbom.out || fail "a points file after a BOM"
+# shellcheck disable=SC2086
+"$SMSIM" sweep $occ --points pts.csv -o pts.out
+cmp pbom.out pts.out || fail "a BOM changed the sweep"
 # No GPU is a missing option: exit 1, as in run, query and occupancy.
 expect_fail 1 "$SMSIM" sweep -V kernel=vecadd -V size=128
 contains "$work/err" "no GPU given"
