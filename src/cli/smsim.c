@@ -150,6 +150,12 @@ main (int argc, char **argv)
     /* Numbers print the same everywhere: output is deterministic. */
     setlocale (LC_NUMERIC, "C");
     g_set_print_handler (cli_print);
+    /* `smsim help COMMAND`, as git and go take it: COMMAND --help. */
+    if (argc == 3 && strcmp (argv[1], "help") == 0) {
+        const CmdEntry *cmd = lookup (argv[2]);     /* or says why not */
+        char *args[] = { argv[2], (char *) "--help", NULL };
+        return cmd != NULL ? cmd->exec (2, args) : CLI_EXIT_USAGE;
+    }
     if (argc < 2 || strcmp (argv[1], "--help") == 0 ||
         strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0) {
         g_autofree char *text = usage ();

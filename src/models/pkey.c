@@ -158,11 +158,13 @@ static const PkeyInfo keys[] = {
 
     /* At most bank.h's BANK_MAX_BANKS. */
     I ("mem", "smem_banks", PKEY_TIMING, 1, 64, "banks", mem.smem_banks,
-       "shared-memory banks (4 B wide)"),
+       "shared-memory banks (4 B wide; fewer banks alone, at the same "
+       "smem_bytes_per_clk, serve more wavefronts a cycle)"),
     I ("mem", "smem_latency_cycles", PKEY_TIMING, 1, 10000, "cycles",
        mem.smem_latency_cycles, "shared-memory load latency"),
     I ("mem", "smem_bytes_per_clk", PKEY_TIMING, 1, 4096, "B/clk",
-       mem.smem_bytes_per_clk, "shared-memory bandwidth per SM"),
+       mem.smem_bytes_per_clk, "shared-memory bandwidth per SM: "
+       "smem_banks x 4 B x the wavefronts served a cycle"),
     I ("mem", "l1_line_bytes", PKEY_TIMING, 32, 1024, "B", mem.l1_line_bytes,
        "L1 line size"),
     I ("mem", "l1_sector_bytes", PKEY_TIMING, 8, 1024, "B",

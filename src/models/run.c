@@ -354,8 +354,9 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     memset (out, 0, sizeof *out);
     if (!spec->timing) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
-                     "%s has no sourced timing numbers (an occupancy and "
-                     "query preset): use v100, t4, a100, a6000 or h100",
+                     "%s: timing = false (no sourced timing numbers: an "
+                     "occupancy and query preset): use a preset with timing "
+                     "= true, v100, t4, a100, a6000 or h100 as shipped",
                      spec->id);
         return FALSE;
     }

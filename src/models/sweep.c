@@ -227,8 +227,10 @@ check (Sweep *s, const SweepOptions *o, GError **error)
         return FALSE;
     if (o->mode == SWEEP_MODE_RUN && !base->timing) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_UNKNOWN,
-                     "%s has no sourced timing numbers: run mode needs v100, "
-                     "t4, a100, a6000 or h100 (or --mode occupancy)", base->id);
+                     "%s: timing = false (no sourced timing numbers): run "
+                     "mode needs a preset with timing = true, v100, t4, a100, "
+                     "a6000 or h100 as shipped (or --mode occupancy)",
+                     base->id);
         return FALSE;
     }
     if (!(o->mode == SWEEP_MODE_RUN ? check_run_keys (s, error)

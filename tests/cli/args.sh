@@ -20,6 +20,12 @@ extra "$SMSIM" run --gpu a100 --kernel vecadd --size 1024
 extra "$SMSIM" validate
 extra "$SMSIM" trace gen --kernel vecadd --size 1024 -o w.trace
 extra "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=128 --vary regs=32
+# `smsim help COMMAND` is COMMAND --help (it printed the list of
+# commands); an unknown one is named, exit 1.
+"$SMSIM" help run >"$work/help" || fail "smsim help run exited $?"
+contains "$work/help" "smsim run [OPTION"
+expect_fail 1 "$SMSIM" help nosuch
+contains "$work/err" "unknown command 'nosuch'"
 # These take one FILE or NAME: a second is the extra one.
 expect_fail 1 "$SMSIM" trace info v.trace extra
 expect_fail 1 "$SMSIM" trace replay v.trace extra

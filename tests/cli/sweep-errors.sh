@@ -35,7 +35,7 @@ refused "a control character (byte 0x0a at 2)" \
 c"
 refused "run mode needs the keys kernel and size" --gpu a100 --vary sm.registers=65536
 refused "'threads' is for --mode occupancy" --gpu a100 --vary kernel=vecadd --vary size=64 --vary threads=64
-refused "k40 has no sourced timing numbers" --gpu k40 --vary kernel=vecadd --vary size=64
+refused "k40: timing = false (no sourced timing numbers)" --gpu k40 --vary kernel=vecadd --vary size=64
 refused "unknown GPU 'a1000'" --gpu a1000 --vary kernel=vecadd --vary size=64
 
 printf 'threads,regs\n64,32\n128\n' >short.csv
@@ -100,6 +100,7 @@ expect_fail 1 "$SMSIM" sweep --merge
 # It joins shards as they are: options that make points are refused,
 # not ignored.
 expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv --gpu a100 -V size=128
+expect_fail 1 "$SMSIM" sweep --merge a.csv b.csv -j 2
 contains "$work/err" "--merge joins shards as they are"
 
 # Merging: a shard missing, or a file that is no shard.
