@@ -318,6 +318,27 @@ check_options (const GpuSpec *spec, const KernInstance *k,
     return TRUE;
 }
 
+/* Past this many warp instructions the counters wrap: cycles, and the
+ * stalls' warp-cycle sums (cycles x resident warps), pass 2^64 (a
+ * pointer chase of 10^18 loads came out at 0 cycles, exit 0).  2^44,
+ * about 1.8e13, leaves them room at any latency a preset may take; an
+ * SGEMM at 32768 is some 5e12. */
+#define RUN_MAX_WARP_INSTRUCTIONS 17592186044416.0
+
+static gboolean
+check_count (const KernInstance *k, guint64 blocks, GError **error)
+{
+    double n = run_estimate_instructions (k, blocks);
+    if (n <= RUN_MAX_WARP_INSTRUCTIONS)
+        return TRUE;
+    g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                 "%s: about %.2g warp instructions, more than smsim counts "
+                 "(%.2g): its cycle and stall counters would overflow; "
+                 "take a smaller --size", k->model->id, n,
+                 RUN_MAX_WARP_INSTRUCTIONS);
+    return FALSE;
+}
+
 /* A sampled run asked of a launch with no main loop: it is sampled by
  * waves, where it has enough of them, every SM in full. */
 static gboolean
@@ -387,7 +408,8 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     guint64 per_wave = (guint64) spec->device.sm_count *
                        (guint64) out->occ.blocks_per_sm;
     out->waves = (out->blocks + per_wave - 1) / per_wave;
-    if (!check_by_waves (spec, k, options, out->blocks, per_wave, error))
+    if (!check_count (k, out->blocks, error) ||
+        !check_by_waves (spec, k, options, out->blocks, per_wave, error))
         return FALSE;
     RunHow how = run_how (spec, k, options, out->blocks, per_wave);
     out->launches = MAX (options->launches, 1);
