@@ -114,6 +114,38 @@ Test (preset, base_inheritance_and_overrides)
     cr_assert_eq (line, 5);
     cr_assert_str_eq (preset_source (p, key),
                       "hypothetical: twice the register file");
+    /* What it is compared with (smsim validate --config): its base. */
+    cr_assert_str_eq (preset_root (p), "a100");
+}
+
+/* The shipped preset a preset starts from: itself by name, the --gpu a
+ * --config goes over, the deepest base= by name through a chain of
+ * files; none for a file whose chain names no shipped preset. */
+Test (preset, root_is_the_shipped_preset_it_starts_from)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) named = preset_load ("a6000", NULL, NULL, &error);
+    cr_assert_not_null (named, "%s", error ? error->message : "");
+    cr_assert_str_eq (preset_root (named), "a6000");
+    g_autofree char *over = tu_write_file ("eight.ini",
+                                           "[device]\nsm_count = 8\n");
+    g_autoptr (Preset) on_gpu = preset_load ("h100", over, NULL, &error);
+    cr_assert_not_null (on_gpu, "%s", error ? error->message : "");
+    cr_assert_str_eq (preset_root (on_gpu), "h100");
+    g_autofree char *mid = tu_write_file ("mid.ini", "[preset]\nbase = a100\n"
+                                                     "[device]\nsm_count = 8\n");
+    g_autofree char *top_text = g_strdup_printf (
+        "[preset]\nbase = %s\n[device]\nsm_count = 4\n", mid);
+    g_autofree char *top = tu_write_file ("top.ini", top_text);
+    g_autoptr (Preset) chained = preset_load (NULL, top, NULL, &error);
+    cr_assert_not_null (chained, "%s", error ? error->message : "");
+    cr_assert_eq (preset_spec (chained)->device.sm_count, 4);
+    cr_assert_str_eq (preset_root (chained), "a100");
+    g_autofree char *a100 = g_build_filename (
+        g_getenv ("SMSIM_PRESET_DIR"), "a100.ini", NULL);
+    g_autoptr (Preset) by_path = preset_load (a100, NULL, NULL, &error);
+    cr_assert_not_null (by_path, "%s", error ? error->message : "");
+    cr_assert_null (preset_root (by_path), "a path names no shipped preset");
 }
 
 Test (preset, set_overrides_last)

@@ -35,11 +35,16 @@ above_ceiling (const ValidateRow *v)
 }
 
 static void
-text (GString *o, const GpuSpec *s, const ValidateResult *r)
+text (GString *o, const GpuSpec *s, const char *published,
+      const ValidateResult *r)
 {
     int above = 0;
-    g_string_append_printf (o, "%s (%s), SGEMM at 4096, GFLOP/s\n", s->id,
+    g_string_append_printf (o, "%s (%s), SGEMM at 4096, GFLOP/s", s->id,
                             s->device.name);
+    if (strcmp (s->id, published) != 0)
+        g_string_append_printf (o, ", beside %s's published figures",
+                                published);
+    g_string_append_c (o, '\n');
     g_string_append_printf (o, "  %-9s %12s %12s %9s %16s\n", "kernel",
                             "simulated", "published", "error", "ceiling");
     for (guint i = 0; i < r->rows->len; i++) {
@@ -95,19 +100,47 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
     }
 }
 
+/* The GPU whose published figures 'preset' stands beside: the one it
+ * starts from (a --gpu, or a --config's base=). */
+static const char *
+published_of (const Preset *preset, const char *config, GError **error)
+{
+    const char *root = preset_root (preset);
+    if (root != NULL &&
+        (strcmp (root, "a6000") == 0 || strcmp (root, "a100") == 0))
+        return root;
+    if (root != NULL)
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "%s starts from %s: published numbers exist for a6000 "
+                     "and a100", config, root);
+    else
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "%s starts from no shipped preset: give it [preset] "
+                     "base = a6000 or a100, whose published figures it is "
+                     "set beside", config);
+    return NULL;
+}
+
 /* One GPU's table into 'out' in 'format', and into 'csv_too' as CSV
- * when it is not NULL. */
+ * when it is not NULL: the preset 'name', or the --config 'config' on
+ * it (or on its own base= when 'name' is NULL). */
 static int
-one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
-         CliFormat format, GString *out, GString *csv_too)
+one_gpu (const CmdEntry *cmd, const char *name, const char *config,
+         const char *const *sets, CliFormat format, GString *out,
+         GString *csv_too)
 {
     g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) preset = preset_load (name, NULL, sets, &error);
+    g_autoptr (Preset) preset = preset_load (name, config, sets, &error);
+    const char *published = preset != NULL
+                                ? published_of (preset, config, &error)
+                                : NULL;
     ValidateResult r;
-    g_autofree char *label = g_strdup_printf ("smsim validate %s", name);
+    g_autofree char *label = g_strdup_printf (
+        "smsim validate %s", preset != NULL ? preset_spec (preset)->id : "");
     g_autoptr (Progress) bar = progress_new (label, "kernels");
-    gboolean ok = preset != NULL && validate_gpu (preset_spec (preset),
-                                                  progress, bar, &r, &error);
+    gboolean ok = published != NULL &&
+                  validate_gpu (preset_spec (preset), published, progress,
+                                bar, &r, &error);
     g_clear_pointer (&bar, progress_free);
     if (!ok) {
         cli_error (cmd, "%s", error->message);
@@ -116,7 +149,7 @@ one_gpu (const CmdEntry *cmd, const char *name, const char *const *sets,
     if (format == CLI_FORMAT_CSV)
         csv (out, preset_spec (preset), &r);
     else
-        text (out, preset_spec (preset), &r);
+        text (out, preset_spec (preset), published, &r);
     if (csv_too != NULL)
         csv (csv_too, preset_spec (preset), &r);
     validate_result_clear (&r);
@@ -145,9 +178,14 @@ static const char description[] =
     "error_pct,source\n\n"
     "--csv-output FILE writes the CSV table as well, so that one run gives\n"
     "both (`make results` draws `smsim plot sgemm-validation` from it).\n\n"
+    "--config FILE validates a what-if preset: one whose base= is a6000\n"
+    "or a100 is set beside that GPU's published figures (its kernels\n"
+    "launched as that run launched them) under its own name; with --gpu,\n"
+    "the file (without a base=) overrides that GPU's keys, as --set does.\n\n"
     "Examples:\n"
     "  smsim validate\n"
     "  smsim validate --gpu a6000 --format csv -o a6000.csv\n"
+    "  smsim validate --config examples/a100-2x-regs.ini\n"
     "  smsim validate --csv-output v.csv && "
     "smsim plot sgemm-validation --from v.csv";
 
@@ -186,10 +224,15 @@ validate_exec (int argc, char **argv)
     g_autofree char *format_text = NULL;
     g_autofree char *output = NULL;
     g_autofree char *csv_output = NULL;
+    g_autofree char *config = NULL;
     g_auto (GStrv) sets = NULL;
     const GOptionEntry entries[] = {
         { "gpu", 'g', 0, G_OPTION_ARG_STRING, &gpu,
           "a6000, a100 or all (default)", "NAME" },
+        { "config", 0, 0, G_OPTION_ARG_FILENAME, &config,
+          "a what-if preset file: alone, set beside the published figures "
+          "of its base= (a6000 or a100); with --gpu, its keys override "
+          "that GPU's", "FILE" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "override a preset key for a what-if (repeatable)", "KEY=VALUE" },
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
@@ -226,6 +269,7 @@ validate_exec (int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
+    gboolean alone = config != NULL && gpu == NULL;
     static const char header[] = "gpu,kernel,size,simulated_gflops,"
                                  "reference_gflops,error_pct,source\n";
     if (format == CLI_FORMAT_CSV)
@@ -233,10 +277,13 @@ validate_exec (int argc, char **argv)
     if (csv_output != NULL)
         csv_out = g_string_new (header);
     const char *gpus[] = { "a6000", "a100" };
-    for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
+    if (alone && one_gpu (cmd, NULL, config, (const char *const *) sets,
+                          format, out, csv_out) != 0)
+        return CLI_EXIT_FAIL;
+    for (guint i = 0; i < G_N_ELEMENTS (gpus) && !alone; i++)
         if ((all || strcmp (gpu, gpus[i]) == 0) &&
-            one_gpu (cmd, gpus[i], (const char *const *) sets, format, out,
-                     csv_out) != 0)
+            one_gpu (cmd, gpus[i], config, (const char *const *) sets, format,
+                     out, csv_out) != 0)
             return CLI_EXIT_FAIL;
     if (!cli_write_output (output, out, &error) ||
         (csv_out != NULL && !cli_write_output (csv_output, csv_out, &error))) {

@@ -99,7 +99,8 @@ validate_both (const FigOptions *o, GError **error)
         g_autoptr (Preset) p = preset_load (validated_gpus[g], NULL, o->sets,
                                             error);
         ValidateResult r;
-        if (p == NULL || !validate_gpu (preset_spec (p), validate_progress,
+        if (p == NULL || !validate_gpu (preset_spec (p), validated_gpus[g],
+                                        validate_progress,
                                         (void *) o, &r, error))
             return NULL;
         add_validated (rows, validated_gpus[g], &r);

@@ -394,7 +394,12 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
                      index->path, line, base, MAX_BASE_DEPTH);
         return FALSE;
     }
-    return load_file (preset, path, chain, error);
+    if (!load_file (preset, path, chain, error))
+        return FALSE;
+    /* The deepest named base returns first. */
+    if (preset->root == NULL && !is_path (base))
+        preset->root = g_strdup (base);
+    return TRUE;
 }
 
 static gboolean
@@ -647,6 +652,7 @@ preset_free (Preset *preset)
         g_free (preset->values[i].origin);
     }
     g_free (preset->values);
+    g_free (preset->root);
     g_free (preset);
 }
 
@@ -674,9 +680,15 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
         if (base == NULL || !load_file (preset, base, chain, error))
             return FALSE;
         g_ptr_array_set_size (chain, 0);
+        if (preset->root == NULL && !is_path (under))
+            preset->root = g_strdup (under);
     }
     if (!load_file (preset, path, chain, error))
         return FALSE;
+    if (!config && !is_path (name)) {
+        g_free (preset->root);
+        preset->root = g_strdup (name);
+    }
     if (under != NULL && set_here (preset, "preset", "base", path)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
                      "%s has a base= and --gpu %s was given too: give one",
@@ -722,6 +734,12 @@ const GpuSpec *
 preset_spec (const Preset *preset)
 {
     return &preset->spec;
+}
+
+const char *
+preset_root (const Preset *preset)
+{
+    return preset->root;
 }
 
 gboolean

@@ -72,6 +72,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Preset, preset_free)
 
 const GpuSpec *preset_spec (const Preset *preset);
 
+/* The shipped preset, by name, that 'preset' starts from: itself when
+ * loaded by name, the --gpu under a --config, else the deepest base=
+ * named (not a path) in its chain; NULL where none is.  A what-if file
+ * `base = a100` is compared with the A100's published figures. */
+const char *preset_root (const Preset *preset);
+
 /* Per key, by its index in the key table. */
 gboolean preset_has (const Preset *preset, guint key);
 const char *preset_text (const Preset *preset, guint key);

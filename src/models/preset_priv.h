@@ -20,6 +20,7 @@ struct Preset {
     GpuSpec spec;
     PresetValue *values;   /* one per key-table row */
     guint n_values;
+    char *root;            /* preset_root () */
 };
 
 /* The finished preset 'p', named 'name' in messages: every key it needs

@@ -33,8 +33,11 @@ params_for (const char *gpu, int kernel)
                        : kernel == 11 ? a100_k11 : NULL;
 }
 
+/* 'published': the GPU of the published run, whose launch settings
+ * the kernels take. */
 static gboolean
-simulate_row (const GpuSpec *spec, ValidateRow *row, GError **error)
+simulate_row (const GpuSpec *spec, const char *published, ValidateRow *row,
+              GError **error)
 {
     g_autofree char *id = g_strdup_printf ("sgemm-%d", row->ref->kernel);
     const KernModel *m = kern_find (id);
@@ -46,7 +49,8 @@ simulate_row (const GpuSpec *spec, ValidateRow *row, GError **error)
     if (m == NULL)
         return TRUE;   /* not modelled: shown as such */
     g_autoptr (KernInstance) k = kern_instance_new (
-        m, spec, row->ref->size, params_for (spec->id, row->ref->kernel), error);
+        m, spec, row->ref->size, params_for (published, row->ref->kernel),
+        error);
     if (k == NULL || !run_kernel (spec, k, &o, &r, error))
         return FALSE;
     row->modeled = TRUE;
@@ -97,6 +101,7 @@ summarize (ValidateResult *r)
 
 typedef struct {
     const GpuSpec *spec;
+    const char *published;
     ValidateProgress progress;
     void *ctx;
     GMutex lock;
@@ -119,7 +124,7 @@ run_task (gpointer data, gpointer user)
                         pool->started, pool->total);
     pool->started++;
     g_mutex_unlock (&pool->lock);
-    if (!simulate_row (pool->spec, row, &error)) {
+    if (!simulate_row (pool->spec, pool->published, row, &error)) {
         g_mutex_lock (&pool->lock);
         if (pool->error == NULL)
             pool->error = error;
@@ -130,18 +135,19 @@ run_task (gpointer data, gpointer user)
 }
 
 gboolean
-validate_gpu (const GpuSpec *spec, ValidateProgress progress, void *ctx,
-              ValidateResult *out, GError **error)
+validate_gpu (const GpuSpec *spec, const char *published,
+              ValidateProgress progress, void *ctx, ValidateResult *out,
+              GError **error)
 {
     guint n;
     const RefRow *rows = ref_rows (&n);
     g_autoptr (GPtrArray) mine = g_ptr_array_new ();
-    Pool pool = { spec, progress, ctx, { 0 }, 0, 0, NULL };
+    Pool pool = { spec, published, progress, ctx, { 0 }, 0, 0, NULL };
     memset (out, 0, sizeof *out);
     out->rows = g_array_new (FALSE, TRUE, sizeof (ValidateRow));
     out->disagreements = g_string_new (NULL);
     for (guint i = 0; i < n; i++) {
-        if (strcmp (rows[i].gpu, spec->id) != 0)
+        if (strcmp (rows[i].gpu, published) != 0)
             continue;
         if (rows[i].kernel == 0)
             out->cublas_gflops = rows[i].gflops;

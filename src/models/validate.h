@@ -37,10 +37,14 @@ typedef struct {
 typedef void (*ValidateProgress) (void *ctx, const char *gpu, int kernel,
                                   int done, int total);
 
-/* Fills 'out' (clear it with validate_result_clear), or on failure
+/* 'spec' beside the figures published for the GPU 'published' (a6000
+ * or a100: ref.h), its kernels launched as that run launched them:
+ * 'spec' is that GPU's preset, or a what-if made from it (preset_root).
+ * Fills 'out' (clear it with validate_result_clear), or on failure
  * leaves it empty. */
-gboolean validate_gpu (const GpuSpec *spec, ValidateProgress progress,
-                       void *ctx, ValidateResult *out, GError **error);
+gboolean validate_gpu (const GpuSpec *spec, const char *published,
+                       ValidateProgress progress, void *ctx,
+                       ValidateResult *out, GError **error);
 void validate_result_clear (ValidateResult *r);
 
 #endif
