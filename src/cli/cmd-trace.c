@@ -99,7 +99,7 @@ gen_to (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
     if (direct) {
         cli_error (cmd, "-o %s: not a regular file; a trace goes to a file, "
                         "renamed into place once whole", output);
-        return CLI_EXIT_USAGE;
+        return CLI_EXIT_FAIL;
     }
     return gen_write (cmd, gpu, kernel, size, params, output, target);
 }

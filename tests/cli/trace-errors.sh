@@ -181,4 +181,11 @@ bad "$work/b1.trace" "active mask ffffffff: warp 0 of a block of 1 thread has 1 
 sed '0,/^MOV /s/^MOV /MO\xff\xfe /' "$good" >"$work/bytes.trace"
 bad "$work/bytes.trace" "opcode 'MO$(printf '\357\277\275\357\277\275')'"
 if LC_ALL=C grep -q "$(printf '\377')" "$work/err"; then fail "a raw 0xff byte reached the terminal"; fi
+# A device as -o is the file system's to judge, as a directory is
+# (exit 2, as every command says it; it was 1).
+expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 64 -o /dev/null
+contains "$work/err" "-o /dev/null: not a regular file"
+# A byte-order mark before the first line is named, not "not a trace".
+{ printf '\357\273\277'; cat "$good"; } >"$work/bom.trace"
+bad "$work/bom.trace" "a UTF-8 byte-order mark before 'smsim-trace 1'"
 echo "trace errors ok"
