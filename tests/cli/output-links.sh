@@ -77,7 +77,7 @@ contains "$work/out" "trace-link: vecadd, size 1024"
 ln -s nodir/x.trace dangling-link
 expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 1024 -o dangling-link
 contains "$work/err" "-o dangling-link: no directory nodir to write it in"
-expect_fail 1 "$SMSIM" trace gen --kernel vecadd --size 1024 -o fifo.csv
+expect_fail 2 "$SMSIM" trace gen --kernel vecadd --size 1024 -o fifo.csv
 contains "$work/err" "-o fifo.csv: not a regular file"
 still_link fifo.csv
 
