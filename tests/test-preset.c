@@ -132,8 +132,9 @@ Test (preset, root_is_the_shipped_preset_it_starts_from)
     g_autoptr (Preset) on_gpu = preset_load ("h100", over, NULL, &error);
     cr_assert_not_null (on_gpu, "%s", error ? error->message : "");
     cr_assert_str_eq (preset_root (on_gpu), "h100");
-    g_autofree char *mid = tu_write_file ("mid.ini", "[preset]\nbase = a100\n"
-                                                     "[device]\nsm_count = 8\n");
+    g_autofree char *mid = tu_write_file ("mid.ini",
+                                          "[preset]\nbase = a100\n"
+                                          "[device]\nsm_count = 8\n");
     g_autofree char *top_text = g_strdup_printf (
         "[preset]\nbase = %s\n[device]\nsm_count = 4\n", mid);
     g_autofree char *top = tu_write_file ("top.ini", top_text);

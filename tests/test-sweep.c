@@ -349,8 +349,8 @@ Test (sweep, same_csv_whatever_the_threads_and_merged_shards)
         texts[i] = run_text (s, 2);
     }
     g_autoptr (GString) merged = g_string_new (NULL);
-    cr_assert (sweep_merge_texts (2, names, (const char *const *) texts, NULL, NULL,
-                                  merged, NULL));
+    cr_assert (sweep_merge_texts (2, names, (const char *const *) texts,
+                                  NULL, NULL, merged, NULL));
     cr_expect_str_eq (merged->str, one);
     g_free (texts[0]);
     g_free (texts[1]);
@@ -684,8 +684,8 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
         const char *texts[] = { rows[i].a, rows[i].b };
         g_autoptr (GString) out = g_string_new (NULL);
         g_autoptr (GError) error = NULL;
-        cr_expect_not (sweep_merge_texts (2, names, texts, NULL, NULL, out, &error),
-                       "row %u", i);
+        cr_expect_not (sweep_merge_texts (2, names, texts, NULL, NULL, out,
+                                          &error), "row %u", i);
         cr_assert_not_null (error, "row %u", i);
         cr_expect (g_str_has_prefix (error->message, rows[i].message),
                    "row %u: %s", i, error->message);
@@ -711,8 +711,9 @@ Test (sweep_merge, shards_of_different_sweeps_are_refused)
     }
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
-    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts, NULL, NULL,
-                                      out, &error), "%s", out->str);
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      NULL, NULL, out, &error),
+                   "%s", out->str);
     cr_expect (error != NULL &&
                    g_str_has_prefix (error->message, "s2.csv:1: a shard of "
                                                      "another sweep than "
@@ -833,6 +834,21 @@ Test (sweep_merge, a_points_file_given_names_the_edited_row)
                        g_str_has_prefix (error->message, rows[i].message),
                    "row %u: %s", i, error ? error->message : "merged");
     }
+    /* The shard as the sweep wrote it, the file edited instead: the
+     * shard's digest vouches for its 33, so the file's 34 is named. */
+    at[7] = '3';
+    g_autoptr (GString) out1 = g_string_new (NULL);
+    g_autoptr (GError) error1 = NULL;
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      "points.csv",
+                                      "threads,regs\n128,32\n256,\"64\"\n"
+                                      "96,34\n", out1, &error1));
+    cr_expect (error1 != NULL &&
+                   g_str_has_prefix (error1->message,
+                                     "points.csv:4: regs = '34', but point 4 "
+                                     "of the sweep had regs = '33' (s2.csv:6, "
+                                     "which its digest vouches for)"),
+               "%s", error1 ? error1->message : "merged");
     for (guint i = 0; i < 3; i++)
         g_free (texts[i]);
 
@@ -859,8 +875,8 @@ Test (sweep_merge, a_shard_without_a_fingerprint_is_refused)
                             "# vary x=garbage\npoint,x\n0,garbage\n" };
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
-    cr_expect_not (sweep_merge_texts (1, names, texts, NULL, NULL, out, &error), "%s",
-                   out->str);
+    cr_expect_not (sweep_merge_texts (1, names, texts, NULL, NULL, out,
+                                      &error), "%s", out->str);
     cr_expect (error != NULL && strstr (error->message, "g.csv:1: ") != NULL,
                "%s", error ? error->message : "merged");
 }

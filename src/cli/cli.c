@@ -272,6 +272,19 @@ check_repeats (const CmdEntry *cmd, int argc, char **argv)
 }
 
 gboolean
+cli_given (int argc, char **argv, const char *name, char letter)
+{
+    char short_name[3] = { '-', letter, '\0' };
+    for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++) {
+        g_autofree char *key = option_key (argv[i]);
+        if (key != NULL &&
+            (strcmp (key, name) == 0 || strcmp (key, short_name) == 0))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+gboolean
 cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc, char ***argv)
 {
     g_autoptr (GError) error = NULL;

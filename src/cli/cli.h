@@ -93,6 +93,11 @@ GOptionContext *cli_context_new (const CmdEntry *cmd, const char *args,
 gboolean cli_parse (GOptionContext *ctx, const CmdEntry *cmd, int *argc,
                     char ***argv);
 
+/* Whether argv (before cli_parse takes its options out) gives the
+ * option 'name' ("--jobs") or 'letter' ('j'), before any "--": for an
+ * option whose default no value can stand for. */
+gboolean cli_given (int argc, char **argv, const char *name, char letter);
+
 /* Standard output, a piece at a time: the commands print with g_print,
  * and main makes this GLib's print handler (GOption's --help comes here
  * too).  glibc drops a buffer it could not write, so by exit, when main

@@ -121,9 +121,6 @@ check_vary (const CmdEntry *cmd, char **vary, char **sets)
     return TRUE;
 }
 
-/* -j not given (no count is this: -j is 1..SWEEP_RUN_MAX_JOBS). */
-#define JOBS_UNSET G_MININT
-
 static int
 merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
 {
@@ -299,13 +296,16 @@ sweep_exec (int argc, char **argv)
     const CmdEntry *cmd = &cmd_sweep_entry;
     g_auto (CliGpuOptions) gpu = { 0 };
     g_auto (SweepArgs) a = { 0 };
-    a.jobs = JOBS_UNSET;
+    gboolean jobs_given = cli_given (argc, argv, "--jobs", 'j');
+    a.jobs = (gint) MIN (cores_usable (), SWEEP_RUN_MAX_JOBS);
     const GOptionEntry entries[] = {
         { "vary", 'V', 0, G_OPTION_ARG_STRING_ARRAY, &a.vary,
           "a key and its values (repeatable; the grid is their product)",
           "KEY=V1,V2,..." },
         { "points", 0, 0, G_OPTION_ARG_FILENAME, &a.points,
-          "a CSV of points: a header of keys, one point per line (with --merge: the sweep's, to check the shards' rows against)", "FILE" },
+          "a CSV of points: a header of keys, one point per line (with "
+          "--merge: the sweep's, to check the shards' rows against)",
+          "FILE" },
         { "mode", 'm', 0, G_OPTION_ARG_STRING, &a.mode,
           "run (simulate, the default) or occupancy (the calculator only)",
           "MODE" },
@@ -340,15 +340,13 @@ sweep_exec (int argc, char **argv)
     /* The shards carry their points and results: what would make new
      * ones is refused, not ignored. */
     if (a.merge && (gpu.gpu || gpu.config || gpu.sets || a.vary ||
-                    a.mode || a.shard || a.resume || a.jobs != JOBS_UNSET)) {
+                    a.mode || a.shard || a.resume || jobs_given)) {
         cli_error (cmd, "--merge joins shards as they are: it takes the "
                    "shard files, -o and --points (the sweep's, to check "
                    "against), not --gpu, --config, --set, --vary, --mode, "
                    "--shard, --resume or -j");
         return CLI_EXIT_USAGE;
     }
-    if (a.jobs == JOBS_UNSET)
-        a.jobs = (gint) MIN (cores_usable (), SWEEP_RUN_MAX_JOBS);
     if (a.merge)
         return merge (cmd, &a, argv + 1);
     if (argc > 1) {

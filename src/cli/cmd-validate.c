@@ -102,12 +102,27 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
 
 /* The GPU whose published figures 'preset' stands beside: the one it
  * starts from (a --gpu, or a --config's base=). */
+static gboolean
+is_published (const char *gpu)
+{
+    return gpu != NULL && (strcmp (gpu, "a6000") == 0 ||
+                           strcmp (gpu, "a100") == 0);
+}
+
 static const char *
 published_of (const Preset *preset, const char *config, GError **error)
 {
     const char *root = preset_root (preset);
-    if (root != NULL &&
-        (strcmp (root, "a6000") == 0 || strcmp (root, "a100") == 0))
+    const char *id = preset_spec (preset)->id;
+    /* The table carries the preset's name: a what-if named as a GPU
+     * with published figures would pass for that GPU's table. */
+    if (is_published (root) && strcmp (id, root) != 0 && is_published (id)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "%s is named %s but starts from %s: give the what-if a "
+                     "[preset] name of its own", config, id, root);
+        return NULL;
+    }
+    if (is_published (root))
         return root;
     if (root != NULL)
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
@@ -115,7 +130,8 @@ published_of (const Preset *preset, const char *config, GError **error)
                      "and a100", config, root);
     else
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
-                     "%s starts from no shipped preset: give it [preset] "
+                     "%s starts from no shipped preset named as such (a "
+                     "base= that is a path names a file): give it [preset] "
                      "base = a6000 or a100, whose published figures it is "
                      "set beside", config);
     return NULL;
@@ -270,6 +286,11 @@ validate_exec (int argc, char **argv)
     }
     gboolean all = gpu == NULL || strcmp (gpu, "all") == 0;
     gboolean alone = config != NULL && gpu == NULL;
+    if (config != NULL && gpu != NULL && all) {
+        cli_error (cmd, "--config with --gpu all: both tables would carry "
+                   "the file's name; give --gpu a6000 or a100");
+        return CLI_EXIT_USAGE;
+    }
     static const char header[] = "gpu,kernel,size,simulated_gflops,"
                                  "reference_gflops,error_pct,source\n";
     if (format == CLI_FORMAT_CSV)

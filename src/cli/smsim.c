@@ -44,8 +44,8 @@ usage (void)
         g_string_append_printf (out, "  %-12s %s\n", cmd_table[i]->name,
                                 cmd_table[i]->summary);
     g_string_append (out,
-                     "\n`smsim COMMAND --help` explains each command.  "
-                     "Examples:\n"
+                     "\n`smsim COMMAND --help` (or `smsim help COMMAND`) "
+                     "explains each command.\nExamples:\n"
                      "  smsim gpus\n"
                      "  smsim query --gpu a100\n"
                      "  smsim occupancy --gpu a100 --threads 256 --regs 33\n"
@@ -151,6 +151,10 @@ main (int argc, char **argv)
     setlocale (LC_NUMERIC, "C");
     g_set_print_handler (cli_print);
     /* `smsim help COMMAND`, as git and go take it: COMMAND --help. */
+    if (argc > 3 && strcmp (argv[1], "help") == 0) {
+        g_printerr ("smsim: help takes one command, not '%s'\n", argv[3]);
+        return CLI_EXIT_USAGE;
+    }
     if (argc == 3 && strcmp (argv[1], "help") == 0) {
         const CmdEntry *cmd = lookup (argv[2]);     /* or says why not */
         char *args[] = { argv[2], (char *) "--help", NULL };

@@ -101,8 +101,10 @@ check_published (const FigValidRow *row, const char *size, char **why)
         return FALSE;
     }
     *why = g_strdup_printf ("%s sgemm-%d: no published figure in smsim's "
-                            "reference table to stand beside (validate writes "
-                            "no such row)", row->gpu, row->kernel);
+                            "reference table to stand beside (the figure "
+                            "draws the a6000 and a100 tables; a what-if's, "
+                            "from validate --config, carries its own name)",
+                            row->gpu, row->kernel);
     return FALSE;
 }
 

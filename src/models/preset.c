@@ -469,6 +469,7 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
         g_error_free (local);
         return FALSE;
     }
+    length = textfile_drop_bom (contents, length);
     /* The key file is read as a C string: past a NUL byte, keys would
      * be dropped without a word. */
     const char *bad = memchr (contents, '\0', length);

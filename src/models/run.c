@@ -318,12 +318,14 @@ check_options (const GpuSpec *spec, const KernInstance *k,
     return TRUE;
 }
 
-/* Past this many warp instructions the counters wrap: cycles, and the
- * stalls' warp-cycle sums (cycles x resident warps), pass 2^64 (a
- * pointer chase of 10^18 loads came out at 0 cycles, exit 0).  2^44,
- * about 1.8e13, leaves them room at any latency a preset may take; an
- * SGEMM at 32768 is some 5e12. */
-#define RUN_MAX_WARP_INSTRUCTIONS 17592186044416.0
+/* Past this many warp instructions the counters wrap: the stalls'
+ * warp-cycle sums, every warp's cycles between its issues added up,
+ * pass 2^63 (a pointer chase of 10^18 loads came out at 0 cycles, exit
+ * 0).  They are about the warp instructions times the cycles a warp
+ * waits between two: 2^50 (1.1e15) of them leave room for some 8,000
+ * cycles each, past any latency or queue of a shipped preset; an
+ * SGEMM at 65536 on the H100, whose memory holds it, is 4.1e13. */
+#define RUN_MAX_WARP_INSTRUCTIONS 1125899906842624.0
 
 static gboolean
 check_count (const KernInstance *k, guint64 blocks, GError **error)
@@ -333,8 +335,8 @@ check_count (const KernInstance *k, guint64 blocks, GError **error)
         return TRUE;
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                  "%s: about %.2g warp instructions, more than smsim counts "
-                 "(%.2g): its cycle and stall counters would overflow; "
-                 "take a smaller --size", k->model->id, n,
+                 "(%.2g): its stall counters would overflow; take a "
+                 "smaller --size or --param", k->model->id, n,
                  RUN_MAX_WARP_INSTRUCTIONS);
     return FALSE;
 }

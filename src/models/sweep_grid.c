@@ -198,6 +198,12 @@ sweep_grid_add_points (SweepGrid *g, const char *name, const char *text,
         return FALSE;
     }
     g_autoptr (GPtrArray) header = csv_split (lines[first]);
+    if (csv_unclosed_quote (lines[first])) {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s:%d: a quote left open (the line ends inside a "
+                     "quoted field)", name, first + 1);
+        return FALSE;
+    }
     if (!add_file_keys (g, name, header, first + 1, error))
         return FALSE;
     for (int i = first + 1; lines[i] != NULL; i++)

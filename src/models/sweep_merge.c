@@ -339,33 +339,6 @@ check_varied (const Shard *s, int line, guint64 point, GPtrArray *fields,
     return TRUE;
 }
 
-/* With the points file given: its values in 'fields', the row on 'line'
- * of point 'point', are the file's row for that point. */
-static gboolean
-check_file_values (const Shard *s, int line, guint64 point,
-                   GPtrArray *fields, GError **error)
-{
-    if (s->file == NULL)
-        return TRUE;
-    guint64 row = point;
-    for (guint d = 0; d < s->dims->len; d++)
-        row /= g_strv_length (((Dim *) s->dims->pdata[d])->values);
-    guint n = n_file_keys (s);
-    g_autofree const char **want = g_new0 (const char *, n + 1);
-    sweep_grid_values (s->file, row, want);
-    for (guint k = 0; k < n; k++) {
-        const char *got = fields->pdata[1 + k];
-        if (strcmp (want[k], got) == 0)
-            continue;
-        g_autofree char *quoted = quote_start (got, 40);
-        return fail (error, s->name, line, "%s = %s, but point %"
-                     G_GUINT64_FORMAT " of the sweep has %s = '%s' (%s:%d)",
-                     s->file_keys[k], quoted, point, s->file_keys[k], want[k],
-                     s->file_name, sweep_grid_point_line (s->file, row));
-    }
-    return TRUE;
-}
-
 /* The point's number and values as the sweep writes them: the merged
  * CSV must be the whole sweep's byte for byte. */
 static gboolean
@@ -410,7 +383,6 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
                      "header has %u", quoted, fields->len, s->n_columns);
     }
     if (!check_varied (s, line, want, fields, error) ||
-        !check_file_values (s, line, want, fields, error) ||
         !check_spelling (s, line, row, fields, error))
         return FALSE;
     sweep_grid_digest_row (sum, (const char *const *) fields->pdata + 1,
@@ -418,14 +390,53 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
     return TRUE;
 }
 
+/* With the points file given: row 'r' of the shard holds the file's
+ * values for its point.  'digest_ok': the shard's values agree with
+ * its own digest, so a difference is the file's, named first. */
+static gboolean
+check_file_row (const Shard *s, guint r, gboolean digest_ok, GError **error)
+{
+    guint64 point = (guint64) r * s->count + s->index - 1, row = point;
+    for (guint d = 0; d < s->dims->len; d++)
+        row /= g_strv_length (((Dim *) s->dims->pdata[d])->values);
+    int line = (int) (s->head + 2 + r);
+    int file_line = sweep_grid_point_line (s->file, row);
+    guint n = n_file_keys (s);
+    g_autofree const char **want = g_new0 (const char *, n + 1);
+    g_autoptr (GPtrArray) fields = csv_split (s->lines[s->head + 1 + r]);
+    sweep_grid_values (s->file, row, want);
+    for (guint k = 0; k < n; k++) {
+        const char *got = fields->pdata[1 + k], *key = s->file_keys[k];
+        if (strcmp (want[k], got) == 0)
+            continue;
+        g_autofree char *quoted = quote_start (digest_ok ? want[k] : got, 40);
+        return digest_ok
+                   ? fail (error, s->file_name, file_line, "%s = %s, but "
+                           "point %" G_GUINT64_FORMAT " of the sweep had %s = "
+                           "'%s' (%s:%d, which its digest vouches for): not "
+                           "the sweep's points file, or edited since", key,
+                           quoted, point, key, got, s->name, line)
+                   : fail (error, s->name, line, "%s = %s, but point %"
+                           G_GUINT64_FORMAT " of the sweep has %s = '%s' "
+                           "(%s:%d)", key, quoted, point, key, want[k],
+                           s->file_name, file_line);
+    }
+    return TRUE;
+}
+
 /* The points file's values: the shard cannot carry the file, only the
  * digest of its values in these rows; so an edited one is told, but not
- * where, unless the file is given too (check_file_values). */
+ * where, unless the file is given too (check_file_row). */
 static gboolean
 check_digest (const Shard *s, GChecksum *sum, GError **error)
 {
-    if (s->file_keys == NULL ||
-        strcmp (g_checksum_get_string (sum), s->digest) == 0)
+    if (s->file_keys == NULL)
+        return TRUE;
+    gboolean ok = strcmp (g_checksum_get_string (sum), s->digest) == 0;
+    for (guint r = 0; s->file != NULL && r < s->n_rows; r++)
+        if (!check_file_row (s, r, ok, error))
+            return FALSE;
+    if (ok)
         return TRUE;
     g_autofree char *keys = g_strjoinv (",", s->file_keys);
     if (s->file != NULL)

@@ -21,9 +21,11 @@
  * grid; the points file's, which the shard does not carry, against the
  * digest, which names the shard but not the line, and, where the file
  * is given, against the file's row, which names both lines (the file
- * must then have the sweep's keys and rows).  So a missing, repeated, truncated,
- * edited or foreign shard is an error naming the file (and line), not a
- * silent gap, a mix or a row of no point.  A shard without a
+ * must then have the sweep's keys and rows; where the shard agrees with
+ * its digest, a difference is the file's, and the file's line comes
+ * first).  So a missing, repeated, truncated, edited or foreign shard
+ * is an error naming the file (and line), not a silent gap, a mix or a
+ * row of no point.  A shard without a
  * fingerprint or grid lines (older smsim wrote none) is refused:
  * nothing then tells its sweep, or its rows' values.  The results are
  * not checked (that would mean running the points).

@@ -64,17 +64,17 @@ textfile_read (const char *path, char **contents, gsize *length,
                      (guint64) st.st_size, TEXTFILE_MAX_BYTES);
         return FALSE;
     }
-    gsize n = 0;
-    if (!g_file_get_contents (path, contents, &n, error))
-        return FALSE;
+    return g_file_get_contents (path, contents, length, error);
+}
+
+gsize
+textfile_drop_bom (char *text, gsize length)
+{
     static const char bom[] = "\xef\xbb\xbf";
-    if (n >= 3 && memcmp (*contents, bom, 3) == 0) {
-        n -= 3;
-        memmove (*contents, *contents + 3, n + 1);
-    }
-    if (length != NULL)
-        *length = n;
-    return TRUE;
+    if (length < 3 || memcmp (text, bom, 3) != 0)
+        return length;
+    memmove (text, text + 3, length - 2);     /* the NUL after it too */
+    return length - 3;
 }
 
 gboolean
@@ -84,6 +84,7 @@ textfile_read_text (const char *path, const char *what, char **contents,
     gsize n = 0;
     if (!textfile_read (path, contents, &n, error))
         return FALSE;
+    n = textfile_drop_bom (*contents, n);
     guint line = csv_nul_line (*contents, n);
     if (line > 0) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,

@@ -17,15 +17,20 @@
 #define TEXTFILE_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)
 
 /* g_file_get_contents for a regular file of at most TEXTFILE_MAX_BYTES;
- * 'length' may be NULL.  A UTF-8 byte-order mark at the start (which
- * spreadsheets write before a CSV) is dropped: it would otherwise stick
- * to the first key, unseen in a message. */
+ * 'length' may be NULL.  The bytes as they are: a reader that keeps
+ * offsets into the file (a journal, cut back to its last whole line)
+ * needs them so. */
 gboolean textfile_read (const char *path, char **contents, gsize *length,
                         GError **error);
 
-/* textfile_read, refusing a NUL byte, which would end a line early as a
- * C string and drop what follows: "PATH:LINE: a NUL byte: WHAT is
- * text". */
+/* Drop a UTF-8 byte-order mark at the start of 'text' ('length' bytes
+ * and a NUL), which spreadsheets write before a CSV: it would stick to
+ * the first key, unseen in a message.  Returns the new length. */
+gsize textfile_drop_bom (char *text, gsize length);
+
+/* textfile_read, its byte-order mark dropped, refusing a NUL byte,
+ * which would end a line early as a C string and drop what follows:
+ * "PATH:LINE: a NUL byte: WHAT is text". */
 gboolean textfile_read_text (const char *path, const char *what,
                              char **contents, gsize *length, GError **error);
 

@@ -26,14 +26,8 @@ extra "$SMSIM" sweep --gpu a100 --mode occupancy --vary threads=128 --vary regs=
 contains "$work/help" "smsim run [OPTION"
 expect_fail 1 "$SMSIM" help nosuch
 contains "$work/err" "unknown command 'nosuch'"
-# validate takes --config, as everything that takes --gpu does: a
-# what-if is set beside the published figures of the GPU it starts
-# from (its base=), which must be one with published figures.
-printf '[preset]\nbase = h100\n' >h.ini
-expect_fail 2 "$SMSIM" validate --config h.ini
-contains "$work/err" "h.ini starts from h100: published numbers exist for a6000 and a100"
-expect_fail 2 "$SMSIM" validate --gpu a100 --config "$top_srcdir/examples/a100-2x-regs.ini"
-contains "$work/err" "has a base= and --gpu a100 was given too: give one"
+expect_fail 1 "$SMSIM" help run extra
+contains "$work/err" "help takes one command, not 'extra'"
 # These take one FILE or NAME: a second is the extra one.
 expect_fail 1 "$SMSIM" trace info v.trace extra
 expect_fail 1 "$SMSIM" trace replay v.trace extra

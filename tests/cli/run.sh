@@ -112,21 +112,22 @@ expect_fail 1 "$SMSIM" run --kernel vecadd --size 1024
 contains "$work/err" "no GPU given"
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 10 --format xml
+# A launch past what the counters hold was answered with wrapped ones
+# (a chase of 10^18 loads: 0 cycles; 2^63 - 2: a negative instruction
+# count) and exit 0.  A chase is one warp instruction a load and a few
+# more: 10^18 is far past the 2^50 (1.1e15) smsim counts, 10^11 not.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel pchase --size 1000000000000000000
+contains "$work/err" "pchase: about 1e+18 warp instructions, more than smsim counts"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel pchase --size 9223372036854775806
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel loaduse --size 1000000000 --param ITERS=1073741824
+contains "$work/err" "take a smaller --size or --param"
+"$SMSIM" run --gpu a6000 --kernel pchase --size 100000000000 >"$work/chase" ||
+    fail "a chase of 10^11 loads was refused"
 # What the SM model cannot hold is refused before it runs, not
 # asserted on: more than 254 warps (8192 threads; `occupancy` takes
 # them), more shared-memory banks than bank.h counts (64), lines of
 # more than 32 sectors.  And a grid past the preset's limits: sgemm-1
 # at 2^40 would be 2^35 x 2^35 blocks (its product wraps to 0), and
-# A launch past what the counters hold was answered with wrapped ones
-# (a chase of 10^18 loads: 0 cycles; 2^63 - 2: a negative instruction
-# count) and exit 0.  A chase is about one warp instruction a load, so
-# 10^18 is far past the 2^44 (1.8e13) smsim counts; 10^11 is not.
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel pchase --size 1000000000000000000
-contains "$work/err" "pchase: about 1e+18 warp instructions, more than smsim counts"
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel pchase --size 9223372036854775806
-expect_fail 2 "$SMSIM" run --gpu a6000 --kernel loaduse --size 1000000000 --param ITERS=1073741824
-"$SMSIM" run --gpu a6000 --kernel pchase --size 100000000000 >"$work/chase" ||
-    fail "a chase of 10^11 loads was refused"
 # sgemm-4 at 256 is 4 x 4 blocks, past a max_grid_x of 1.
 run_fail() { expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 "$@"; }
 run_fail --set sm.max_threads=8192

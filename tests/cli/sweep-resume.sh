@@ -29,6 +29,13 @@ printf '7,cut sh' >>out.csv.journal
 # shellcheck disable=SC2086
 expect_fail 2 "$SMSIM" sweep $grid -o out.csv
 contains "$work/err" "out.csv.journal exists"
+# A journal is read as its bytes: a byte-order mark in front of it
+# makes it no journal of this sweep (a reader that dropped the mark cut
+# the file 3 bytes short of its last whole row, gluing two rows).
+{ printf '\357\273\277'; cat out.csv.journal; } >bom.csv.journal
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $grid -o bom.csv --resume
+contains "$work/err" "bom.csv.journal:1: not a sweep journal"
 # Killed again while resuming, then finished.
 # shellcheck disable=SC2086
 SMSIM_SWEEP_TEST_KILL_AFTER=100 killed "$SMSIM" sweep $grid -j 2 -o out.csv --resume
