@@ -746,6 +746,23 @@ points_shards (char **texts, char **whole)
     }
 }
 
+/* The 3 shards 'texts' (s1.csv, s2.csv, s3.csv), merged with the points
+ * file 'points' (named points.csv; NULL: none), are refused with an
+ * error that starts with 'prefix'. */
+static void
+expect_merge_refused (char *const *texts, const char *points,
+                      const char *prefix)
+{
+    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
+                                      points ? "points.csv" : NULL, points,
+                                      out, &error), "%s", prefix);
+    cr_expect (error != NULL && g_str_has_prefix (error->message, prefix),
+               "%s: %s", prefix, error ? error->message : "merged");
+}
+
 /* A points file times a grid, in 3 shards: merged, the whole sweep's
  * CSV.  A shard carries the grid's --vary lists but not the file (it
  * may hold millions of rows), only the digest of its rows' values of
@@ -779,16 +796,9 @@ Test (sweep_merge, points_files_by_their_digest)
     char *at = strstr (texts[1], "\n4,96,33,0,");
     cr_assert_not_null (at);
     at[7] = '4';        /* regs 33 -> 34 */
-    g_autoptr (GError) error = NULL;
-    g_string_truncate (out, 0);
-    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
-                                      NULL, NULL, out, &error));
-    cr_expect (error != NULL &&
-                   g_str_has_prefix (error->message,
-                                     "s2.csv: its values of the points "
-                                     "file's columns (threads,regs) are not "
-                                     "those of its sweep's points"),
-               "%s", error ? error->message : "merged");
+    expect_merge_refused (texts, NULL, "s2.csv: its values of the points "
+                                       "file's columns (threads,regs) are "
+                                       "not those of its sweep's points");
     for (guint i = 0; i < 3; i++)
         g_free (texts[i]);
 }
@@ -802,7 +812,6 @@ Test (sweep_merge, points_files_by_their_digest)
 Test (sweep_merge, a_points_file_given_names_the_edited_row)
 {
     char *texts[3];
-    const char *names[] = { "s1.csv", "s2.csv", "s3.csv" };
     g_autofree char *whole = NULL;
     points_shards (texts, &whole);
     char *at = strstr (texts[1], "\n4,96,33,0,");
@@ -823,32 +832,15 @@ Test (sweep_merge, a_points_file_given_names_the_edited_row)
           "s2.csv: its values of the points file's columns (threads,regs) "
           "are those of points.csv, but not of its sweep's points" },
     };
-    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
-        g_autoptr (GString) out = g_string_new (NULL);
-        g_autoptr (GError) error = NULL;
-        cr_expect_not (sweep_merge_texts (3, names,
-                                          (const char *const *) texts,
-                                          "points.csv", rows[i].file, out,
-                                          &error), "row %u", i);
-        cr_expect (error != NULL &&
-                       g_str_has_prefix (error->message, rows[i].message),
-                   "row %u: %s", i, error ? error->message : "merged");
-    }
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+        expect_merge_refused (texts, rows[i].file, rows[i].message);
     /* The shard as the sweep wrote it, the file edited instead: the
      * shard's digest vouches for its 33, so the file's 34 is named. */
     at[7] = '3';
-    g_autoptr (GString) out1 = g_string_new (NULL);
-    g_autoptr (GError) error1 = NULL;
-    cr_expect_not (sweep_merge_texts (3, names, (const char *const *) texts,
-                                      "points.csv",
-                                      "threads,regs\n128,32\n256,\"64\"\n"
-                                      "96,34\n", out1, &error1));
-    cr_expect (error1 != NULL &&
-                   g_str_has_prefix (error1->message,
-                                     "points.csv:4: regs = '34', but point 4 "
-                                     "of the sweep had regs = '33' (s2.csv:6, "
-                                     "which its digest vouches for)"),
-               "%s", error1 ? error1->message : "merged");
+    expect_merge_refused (texts, "threads,regs\n128,32\n256,\"64\"\n96,34\n",
+                          "points.csv:4: regs = '34', but point 4 of the "
+                          "sweep had regs = '33' (s2.csv:6, which its digest "
+                          "vouches for)");
     for (guint i = 0; i < 3; i++)
         g_free (texts[i]);
 

@@ -177,25 +177,27 @@ contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 1850
 # A row the figure would not draw as it stands: another GPU or a kernel
 # with no published figure vanished from it, another size was drawn
 # under "at 4096".  Refused, naming the line.
-sed 's/^a100,sgemm-3,4096/h100,sgemm-3,4096/' "$work/v.csv" >"$work/gpu.csv"
-expect_fail 2 "$SMSIM" plot 6 --from "$work/gpu.csv" -o "$work/gpufig.png"
-contains "$work/err" "gpu.csv:6: h100 sgemm-3: no published figure"
-sed 's/^a100,sgemm-3,4096/a100,sgemm-12,4096/' "$work/v.csv" >"$work/k12.csv"
-expect_fail 2 "$SMSIM" plot 6 --from "$work/k12.csv" -o "$work/k12fig.png"
-contains "$work/err" "k12.csv:6: a100 sgemm-12: no published figure"
-sed 's/^a100,sgemm-3,4096/a100,sgemm-3,256/' "$work/v.csv" >"$work/s256.csv"
-expect_fail 2 "$SMSIM" plot 6 --from "$work/s256.csv" -o "$work/s256fig.png"
-contains "$work/err" "s256.csv:6: size = '256', but the published a100 sgemm-3 figure"
+# refused_table NAME SED MESSAGE: v.csv edited by SED, as NAME.csv, is
+# refused with MESSAGE, and no figure drawn.
+refused_table() {
+    sed "$2" "$work/v.csv" >"$work/$1.csv"
+    expect_fail 2 "$SMSIM" plot 6 --from "$work/$1.csv" -o "$work/$1-fig.png"
+    contains "$work/err" "$3"
+    [ ! -e "$work/$1-fig.png" ] || fail "$1.csv: a figure drawn from a refused table"
+}
+refused_table gpu 's/^a100,sgemm-3,4096/h100,sgemm-3,4096/' \
+    "gpu.csv:6: h100 sgemm-3: no published figure"
+refused_table k12 's/^a100,sgemm-3,4096/a100,sgemm-12,4096/' \
+    "k12.csv:6: a100 sgemm-12: no published figure"
+refused_table s256 's/^a100,sgemm-3,4096/a100,sgemm-3,256/' \
+    "s256.csv:6: size = '256', but the published a100 sgemm-3 figure"
 # A NUL byte ended its line as a C string, and the rows after it were
 # dropped from the figure without a word.
-sed '5s/^/\x00/' "$work/v.csv" >"$work/nul.csv"
-expect_fail 2 "$SMSIM" plot 6 --from "$work/nul.csv" -o "$work/nulfig.png"
-contains "$work/err" "nul.csv:5: a NUL byte: a validation CSV is text"
+refused_table nul '5s/^/\x00/' "nul.csv:5: a NUL byte: a validation CSV is text"
 # Its numbers are decimal, as validate writes them (and as the rounding
 # check reads them): C's hex float is refused, not read as 1850.
-sed 's/1850.0,2000.0,-7.50/0x1.ce8p10,2000.0,-7.50/' "$work/v.csv" >"$work/hex.csv"
-expect_fail 2 "$SMSIM" plot 6 --from "$work/hex.csv" -o "$work/hexfig.png"
-contains "$work/err" "hex.csv:6: simulated_gflops = '0x1.ce8p10': not a number in decimal"
+refused_table hex 's/1850.0,2000.0,-7.50/0x1.ce8p10,2000.0,-7.50/' \
+    "hex.csv:6: simulated_gflops = '0x1.ce8p10': not a number in decimal"
 # No SGEMM kernel runs at these sizes: an error saying why (sgemm-1's
 # reason: its tile is the smallest) and which sizes run them all, the
 # multiples of every tile and BK: lcm(32, 64, 128, 256, 16) = 256.
