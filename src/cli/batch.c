@@ -85,10 +85,18 @@ field_int (const GPtrArray *fields, int index, const char *column,
         *out = -1;
         return TRUE;
     }
-    if (num_parse_int (text, out))
-        return TRUE;
-    *why = g_strdup_printf ("%s = '%s': not an integer", column, text);
-    return FALSE;
+    if (!num_parse_int (text, out)) {
+        *why = g_strdup_printf ("%s = '%s': not an integer", column, text);
+        return FALSE;
+    }
+    /* A count or size below 0 is no launch's, as on the command line
+     * (exit 1 there): unreadable, not a launch that cannot run.  The
+     * carveout's -1 is its default, checked with its range. */
+    if (*out < 0 && !empty_ok) {
+        *why = g_strdup_printf ("%s = %s: must be 0 or more", column, text);
+        return FALSE;
+    }
+    return TRUE;
 }
 
 static gboolean

@@ -61,6 +61,12 @@ sed -n 2p "$work/quote.out" | grep -qxF '32,0,128,,,,,,,line 2: a quote left ope
     fail "open quote row: $(sed -n 2p "$work/quote.out")"
 sed -n 3p "$work/quote.out" | grep -qxF '64,0,256,0,,4,32,50.00,registers,' ||
     fail "the row after an open quote: $(sed -n 3p "$work/quote.out")"
+# A negative count was answered as a launch that cannot run (exit 0);
+# on the command line it is malformed: here it is unreadable (exit 2).
+printf 'regs,static_smem,block_size,dyn_smem,carveout\n-1,0,128,0,\n' >"$work/neg.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/neg.csv" -o "$work/neg.out"
+sed -n 2p "$work/neg.out" | grep -qxF -- '-1,0,128,0,,,,,,line 2: regs = -1: must be 0 or more' ||
+    fail "negative regs: $(sed -n 2p "$work/neg.out")"
 # Standard input without line breaks or an end is refused at its first
 # chunk, not read until memory runs out.
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch - </dev/zero
