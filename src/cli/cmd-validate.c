@@ -100,8 +100,7 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
     }
 }
 
-/* The GPU whose published figures 'preset' stands beside: the one it
- * starts from (a --gpu, or a --config's base=). */
+/* Whether the reference table has figures for 'gpu' (ref.h). */
 static gboolean
 is_published (const char *gpu)
 {
@@ -109,6 +108,9 @@ is_published (const char *gpu)
                            strcmp (gpu, "a100") == 0);
 }
 
+/* The GPU whose published figures 'preset' stands beside: the one it
+ * starts from (a --gpu, or a --config's base=).  'config': the file, or
+ * NULL for a shipped preset with --set alone. */
 static const char *
 published_of (const Preset *preset, const char *config, GError **error)
 {
@@ -118,8 +120,9 @@ published_of (const Preset *preset, const char *config, GError **error)
      * with published figures would pass for that GPU's table. */
     if (is_published (root) && strcmp (id, root) != 0 && is_published (id)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
-                     "%s is named %s but starts from %s: give the what-if a "
-                     "[preset] name of its own", config, id, root);
+                     "%s%s is named %s but starts from %s: give the what-if "
+                     "a [preset] name of its own", config ? config : "",
+                     config ? "" : "the preset (--set preset.name)", id, root);
         return NULL;
     }
     if (is_published (root))

@@ -45,6 +45,8 @@ contains "$work/err" "bypath.ini starts from no shipped preset named as such"
 printf '[preset]\nbase = a100\nname = a6000\n' >fake.ini
 expect_fail 2 "$SMSIM" validate --config fake.ini
 contains "$work/err" "fake.ini is named a6000 but starts from a100"
+expect_fail 2 "$SMSIM" validate --gpu a6000 --set preset.name=a100
+contains "$work/err" "the preset (--set preset.name) is named a100 but starts from a6000"
 expect_fail 2 "$SMSIM" validate --gpu a100 --config "$top_srcdir/examples/a100-2x-regs.ini"
 contains "$work/err" "has a base= and --gpu a100 was given too: give one"
 expect_fail 1 "$SMSIM" validate --gpu all --config two.ini
