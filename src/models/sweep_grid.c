@@ -157,17 +157,25 @@ add_file_keys (SweepGrid *g, const char *name, const GPtrArray *header,
     return TRUE;
 }
 
+/* FALSE, naming it, for a line that ends inside a quoted field. */
+static gboolean
+quotes_closed (const char *name, const char *line, int lineno, GError **error)
+{
+    if (!csv_unclosed_quote (line))
+        return TRUE;
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%d: a quote "
+                 "left open (the line ends inside a quoted field)", name,
+                 lineno);
+    return FALSE;
+}
+
 static gboolean
 add_file_row (SweepGrid *g, const char *name, const char *line, int lineno,
               GError **error)
 {
     g_autoptr (GPtrArray) fields = csv_split (line);
-    if (csv_unclosed_quote (line)) {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                     "%s:%d: a quote left open (the line ends inside a "
-                     "quoted field)", name, lineno);
+    if (!quotes_closed (name, line, lineno, error))
         return FALSE;
-    }
     if (fields->len != g->n_file_keys) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                      "%s:%d: %u fields where the header has %u", name, lineno,
@@ -198,13 +206,8 @@ sweep_grid_add_points (SweepGrid *g, const char *name, const char *text,
         return FALSE;
     }
     g_autoptr (GPtrArray) header = csv_split (lines[first]);
-    if (csv_unclosed_quote (lines[first])) {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                     "%s:%d: a quote left open (the line ends inside a "
-                     "quoted field)", name, first + 1);
-        return FALSE;
-    }
-    if (!add_file_keys (g, name, header, first + 1, error))
+    if (!quotes_closed (name, lines[first], first + 1, error) ||
+        !add_file_keys (g, name, header, first + 1, error))
         return FALSE;
     for (int i = first + 1; lines[i] != NULL; i++)
         if (*lines[i] != '\0' && !add_file_row (g, name, lines[i], i + 1, error))

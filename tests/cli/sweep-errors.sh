@@ -194,6 +194,10 @@ printf 'threads,regs\n128,"32\n' >pq.csv
 # shellcheck disable=SC2086
 expect_fail 2 "$SMSIM" sweep $occ --points pq.csv
 contains "$work/err" "pq.csv:2: a quote left open"
+printf 'threads,"regs\n128,32\n' >pqh.csv
+# shellcheck disable=SC2086
+expect_fail 2 "$SMSIM" sweep $occ --points pqh.csv
+contains "$work/err" "pqh.csv:1: a quote left open"
 printf '\357\273\277threads,regs\n128,32\n256,64\n512,32\n' >pbom.csv
 # shellcheck disable=SC2086
 "$SMSIM" sweep $occ --points pbom.csv -o pbom.out || fail "a points file after a BOM"
