@@ -104,8 +104,12 @@ csv (GString *o, const GpuSpec *s, const ValidateResult *r)
 static gboolean
 is_published (const char *gpu)
 {
-    return gpu != NULL && (strcmp (gpu, "a6000") == 0 ||
-                           strcmp (gpu, "a100") == 0);
+    guint n;
+    const RefRow *rows = ref_rows (&n);
+    for (guint i = 0; gpu != NULL && i < n; i++)
+        if (strcmp (rows[i].gpu, gpu) == 0)
+            return TRUE;
+    return FALSE;
 }
 
 /* The GPU whose published figures 'preset' stands beside: the one it
@@ -222,8 +226,7 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const char *gpu,
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
         return FALSE;
     }
-    if (gpu != NULL && strcmp (gpu, "all") != 0 &&
-        strcmp (gpu, "a6000") != 0 && strcmp (gpu, "a100") != 0) {
+    if (gpu != NULL && strcmp (gpu, "all") != 0 && !is_published (gpu)) {
         cli_error (cmd, "--gpu %s: published numbers exist for a6000 and a100",
                    gpu);
         return FALSE;
