@@ -301,3 +301,19 @@ Test (cache, sixteen_and_thirty_two_sector_lines)
     cache_census (c32, &lines, &dirty_sectors);
     cr_expect (lines == 1 && dirty_sectors == 0);
 }
+
+/* What the tags take grows by a way's 16 bytes (cache.c: tag, LRU
+ * stamp, sectors, fill time, 32 bits each) per line of capacity, and
+ * by 4 more where a line of over 16 sectors keeps its dirty bits
+ * apart; a cache of no sets still holds one set.  A 16 GiB L2 of
+ * 128-byte lines is 2^27 ways: 2 GiB. */
+Test (cache, host_bytes_per_line)
+{
+    guint64 one = cache_host_bytes (4 * 128, 128, 32, 4);
+    cr_expect_eq (cache_host_bytes (8 * 128, 128, 32, 4) - one, 4 * 16);
+    cr_expect_eq (cache_host_bytes (0, 128, 32, 4), one);
+    cr_expect_eq (cache_host_bytes (8 * 256, 256, 8, 4) -
+                      cache_host_bytes (4 * 256, 256, 8, 4), 4 * 20);
+    cr_expect_eq (cache_host_bytes ((guint64) 16 << 30, 128, 32, 16) - one +
+                      4 * 16, (guint64) 2 << 30);
+}

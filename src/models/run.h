@@ -112,7 +112,8 @@ typedef struct {
 } RunResult;
 
 /* Whether the caches the launch leaves can each hold a set: a cache of
- * none would miss on everything without a word.  The L1 is what the
+ * none would miss on everything without a word; and whether their tags
+ * fit in the host memory smsim allows itself.  The L1 is what the
  * unified array leaves beside the launch's shared memory (occ.h). */
 gboolean run_check_caches (const GpuSpec *spec, const OccResult *occ,
                            GError **error);

@@ -76,6 +76,17 @@ way_index (const Cache *c, const Way *w)
     return (guint64) (w - c->ways);
 }
 
+guint64
+cache_host_bytes (guint64 bytes, int line_bytes, int sector_bytes, int assoc)
+{
+    g_assert (line_bytes > 0 && sector_bytes > 0 && assoc > 0);
+    guint64 sets = bytes / ((guint64) line_bytes * (guint64) assoc);
+    guint64 ways = MAX (sets, 1) * (guint64) assoc;
+    gsize per_way = sizeof (Way) +
+                    (line_bytes / sector_bytes > 16 ? sizeof (guint32) : 0);
+    return sizeof (Cache) + ways * per_way;
+}
+
 Cache *
 cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
            gboolean hashed)

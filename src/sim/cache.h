@@ -23,6 +23,11 @@ Cache *cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
 void cache_free (Cache *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cache, cache_free)
 
+/* The host memory cache_new takes for such a cache, its tags: what a
+ * caller checks before a what-if cache of gigabytes is made. */
+guint64 cache_host_bytes (guint64 bytes, int line_bytes, int sector_bytes,
+                          int assoc);
+
 /* Look 'line' (a line address) up for the sectors in 'want' (a bit mask);
  * returns the sectors present and, in '*ready', the cycle their data is
  * (or was) there: a fill still on its way makes a later hit wait for it.

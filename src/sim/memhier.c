@@ -309,6 +309,19 @@ memhier_l2_new (const GpuSpec *spec)
                       m->l1_sector_bytes, m->l2_assoc, TRUE);
 }
 
+guint64
+memhier_host_bytes (const GpuSpec *spec, int n_sm, guint64 l1_bytes)
+{
+    const SpecMem *m = &spec->mem;
+    guint64 l1 = cache_host_bytes (l1_bytes, m->l1_line_bytes,
+                                   m->l1_sector_bytes, m->l1_assoc);
+    guint64 l2 = cache_host_bytes ((guint64) spec->device.l2_kib * 1024,
+                                   m->l1_line_bytes, m->l1_sector_bytes,
+                                   m->l2_assoc);
+    guint64 slots = (guint64) m->l1_miss_slots * sizeof (Cycle);
+    return (guint64) n_sm * (sizeof (SmMem) + l1 + slots) + l2;
+}
+
 MemSys *
 memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
 {

@@ -52,6 +52,11 @@ typedef struct {
 MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
                      guint64 l1_bytes);
 
+/* The host memory memhier_new takes for its L1s, their miss slots and
+ * the L2, with those arguments: most of a run's, and past any budget
+ * on a what-if GPU of thousands of SMs or gigabytes of cache. */
+guint64 memhier_host_bytes (const GpuSpec *spec, int n_sm, guint64 l1_bytes);
+
 /* The counters of a MemSys made by memhier_new. */
 const MemStats *memhier_stats (const MemSys *m);
 

@@ -255,6 +255,17 @@ expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 256 --set device.l
 contains "$work/err" "one set of mem.l2_assoc = 16 ways needs 2048 B"
 "$SMSIM" occupancy --gpu a100 --set device.l2_kib=1 --set alloc.carveout=false --threads 256 --regs 32 >/dev/null ||
     fail "occupancy refused a what-if SM without caches"
+# Caches whose tags would fill the machine are refused before the first
+# cycle: a 16 GiB L2 of 128-byte lines is 2^27 ways of 16 B, 2048 MiB
+# (4096 SMs of 64 MiB L1s were 32 GB, killed by the OOM killer).  An
+# L2 of 1 GiB (128 MiB of tags) still runs.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.l2_kib=16777216
+contains "$work/err" "more than smsim allows (1024 MiB)"
+contains "$work/err" "device.l2_kib = 16777216, in lines of mem.l1_line_bytes = 128"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.sm_count=4096 --set sm.l1_smem_kib=65536
+contains "$work/err" "device.sm_count = 4096 L1s of"
+"$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.l2_kib=1048576 >/dev/null ||
+    fail "an L2 of 1 GiB refused"
 # So is a negative --size, with its value, not taken for "none given"
 # (a malformed count, exit 1, as in every command); 0 is the model's to
 # refuse.
