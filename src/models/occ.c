@@ -236,13 +236,15 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
     case OCC_TOO_MANY_THREADS:
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
                      "a block of %" G_GINT64_FORMAT " threads cannot launch: "
-                     "%s allows at most %d threads per block", l->threads_per_block,
+                     "%s allows at most %d threads per block "
+                     "(sm.max_threads_per_block)", l->threads_per_block,
                      gpu, spec->sm.max_threads_per_block);
         break;
     case OCC_TOO_MANY_REGS:
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
                      "%" G_GINT64_FORMAT " registers per thread cannot launch: "
-                     "%s allocates at most %d per thread", l->regs_per_thread,
+                     "%s allocates at most %d per thread "
+                     "(alloc.max_regs_per_thread)", l->regs_per_thread,
                      gpu, spec->alloc.max_regs_per_thread);
         break;
     case OCC_REGS_PER_BLOCK:
@@ -250,7 +252,8 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
                      "%" G_GINT64_FORMAT " registers x %" G_GINT64_FORMAT
                      " threads cannot launch: the block needs %" G_GINT64_FORMAT
                      " registers (%" G_GINT64_FORMAT " per warp x %d warps, "
-                     "checked as %" G_GINT64_FORMAT "), %s allows %d per block",
+                     "checked as %" G_GINT64_FORMAT "), %s allows %d per block "
+                     "(sm.max_regs_per_block)",
                      l->regs_per_thread, l->threads_per_block, r->regs_per_block,
                      r->regs_per_warp, r->warps_per_block, r->regs_block_check,
                      gpu, spec->sm.max_regs_per_block);
@@ -259,7 +262,8 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
                      "%" G_GINT64_FORMAT " B of static shared memory cannot "
                      "launch: a kernel may declare at most %d B statically on "
-                     "%s; more needs dynamic shared memory",
+                     "%s (sm.smem_per_block); more needs dynamic shared "
+                     "memory",
                      l->static_smem_bytes, spec->sm.smem_per_block, gpu);
         break;
     case OCC_SMEM_PER_BLOCK: {
@@ -271,7 +275,8 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
         g_set_error (error, SMSIM_LAUNCH_ERROR, r->status,
                      "%" G_GINT64_FORMAT " B static + %" G_GINT64_FORMAT
                      " B dynamic%s of shared memory per block cannot launch: "
-                     "%s allows at most %d B per block (with opt-in)",
+                     "%s allows at most %d B per block (with opt-in: "
+                     "sm.smem_per_block_optin)",
                      l->static_smem_bytes, l->dyn_smem_bytes, total, gpu,
                      spec->sm.smem_per_block_optin);
         break;

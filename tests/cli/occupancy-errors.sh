@@ -34,6 +34,18 @@ expect_fail 2 "$SMSIM" occupancy --gpu k40 --threads 128 --regs 32 --dyn-smem 49
     fail "k40 with --carveout"
 contains "$work/k40" "carveout 10 % (ignored: the k40 preset has no carveout)"
 grep -q "driver raises" "$work/k40" && fail "k40: carveout explained as raised"
+# A limit a --set may have moved is named by its key, as the preset
+# rules name theirs.
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --set sm.max_threads_per_block=512 --threads 1024 --regs 32
+contains "$work/err" "at most 512 threads per block (sm.max_threads_per_block)"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --set alloc.max_regs_per_thread=64 --threads 128 --regs 65
+contains "$work/err" "at most 64 per thread (alloc.max_regs_per_thread)"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --set sm.max_regs_per_block=32768 --threads 1024 --regs 64
+contains "$work/err" "a100 allows 32768 per block (sm.max_regs_per_block)"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --set sm.smem_per_block=1024 --threads 128 --regs 32 --smem 1025
+contains "$work/err" "at most 1024 B statically on a100 (sm.smem_per_block)"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --set sm.smem_per_block_optin=65536 --threads 128 --regs 32 --dyn-smem 65537
+contains "$work/err" "at most 65536 B per block (with opt-in: sm.smem_per_block_optin)"
 expect_fail 2 "$SMSIM" occupancy --gpu nosuch --threads 128 --regs 32
 contains "$work/err" "unknown GPU 'nosuch'"
 
