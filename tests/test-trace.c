@@ -37,7 +37,7 @@ write_trace (const KernInstance *k, const GpuSpec *spec, const char *name)
 {
     g_autoptr (GError) error = NULL;
     char *path = tu_write_file (name, "");
-    cr_assert (trace_write (k, spec->id, path, &error), "%s",
+    cr_assert (trace_write (k, spec->id, path, NULL, NULL, &error), "%s",
                error ? error->message : "");
     return path;
 }
@@ -379,4 +379,19 @@ Test (trace, info_of_pmpp_follows_the_source)
     cr_assert_eq (t.by_op[INSTR_LDS][5], n * n * n / 32 / 4);  /* 128-bit */
     cr_assert_eq (t.barriers, 2 * n * n * n / (32 * tw));
     cr_assert_eq (t.flops, 2.0 * (double) (n * n * n));
+}
+
+/* The room a trace needs, projected from its first blocks: bytes per
+ * block so far times the blocks.  By hand: 20 MB for 1 block of 64 is
+ * 1.28 GB; 3 bytes for 2 of 3 blocks is 4.5, so 4; a trace written
+ * whole needs what it took; and 2^40 bytes a block over 2^32 blocks,
+ * 2^72, is past any count and reads as the most there is. */
+Test (trace, room_is_projected_from_the_blocks_written)
+{
+    cr_assert_eq (trace_write_projected (20000000, 1, 64), 1280000000u);
+    cr_assert_eq (trace_write_projected (3, 2, 3), 4u);
+    cr_assert_eq (trace_write_projected (777, 9, 9), 777u);
+    cr_assert_eq (trace_write_projected (G_GUINT64_CONSTANT (1) << 40, 1,
+                                         G_GUINT64_CONSTANT (1) << 32),
+                  G_MAXUINT64);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/progress.h"
 #include "cli/report.h"
 #include "models/kern_trace.h"
 #include "models/trace_info.h"
@@ -43,6 +44,12 @@ load_preset (CliGpuOptions *gpu, const char *fallback, GError **error)
 /* ------------------------------------------------------------------ */
 /* gen                                                                 */
 
+static void
+gen_progress (void *ctx, guint64 done, guint64 blocks)
+{
+    progress_update (ctx, done, blocks);
+}
+
 /* Into 'path'; messages name 'output', as given (-o), and a link's
  * 'path' beside it. */
 static int
@@ -60,9 +67,12 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
         k = kern_instance_new (model, preset_spec (preset), size,
                                (const char *const *) params, &error);
     gboolean link = strcmp (output, path) != 0;
-    if (k != NULL && !trace_write (k, preset_spec (preset)->id, path, &error)
-        && link)
+    g_autoptr (Progress) bar = k != NULL ? progress_new ("smsim trace gen", "blocks")
+                                         : NULL;
+    if (k != NULL && !trace_write (k, preset_spec (preset)->id, path,
+                                   gen_progress, bar, &error) && link)
         g_prefix_error (&error, "-o %s (a link): ", output);
+    g_clear_pointer (&bar, progress_free);
     if (error != NULL) {
         cli_error (cmd, "%s", error->message);
         return cli_error_status (error);
@@ -126,7 +136,11 @@ gen_exec (int argc, char **argv)
         cmd, "", "The launch is made for --gpu (a6000 if none is given): the\n"
         "registers per thread of some models depend on it.  The file is\n"
         "written whole or not at all: to a temporary file beside it, renamed\n"
-        "into place once whole, and removed if the run is interrupted.\n\n"
+        "into place once whole, and removed if the run is interrupted.\n"
+        "Traces are big (some 35 bytes a warp instruction, 1.2 gzipped):\n"
+        "one its file system has no room for is refused after its first\n"
+        "block, from the size the blocks so far project.  On a terminal a\n"
+        "progress bar (blocks written) is drawn on standard error.\n\n"
         "Examples:\n"
         "  smsim trace gen --kernel vecadd --size 4096 -o vecadd.trace\n"
         "  smsim trace gen --kernel sgemm-5 --size 256 -o sgemm5.trace.gz");

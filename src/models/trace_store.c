@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -381,6 +382,7 @@ struct TraceSink {
     int tmp_slot;          /* tempfiles.h */
     FILE *fp;
     GConverter *deflater;
+    guint64 written;
     gboolean committed;
 };
 
@@ -415,6 +417,7 @@ sink_put (TraceSink *s, const void *data, gsize n, GError **error)
                      "%s: cannot write: %s", s->path, g_strerror (err));
         return FALSE;
     }
+    s->written += n;
     return TRUE;
 }
 
@@ -441,6 +444,22 @@ trace_sink_write (TraceSink *s, const GString *text, GError **error)
         if (r == G_CONVERTER_FINISHED)
             return TRUE;
     }
+}
+
+guint64
+trace_sink_written (const TraceSink *s)
+{
+    return s->written;
+}
+
+gboolean
+trace_sink_room (const TraceSink *s, guint64 *free)
+{
+    struct statvfs v;
+    if (fstatvfs (fileno (s->fp), &v) != 0)
+        return FALSE;
+    *free = (guint64) v.f_bavail * (guint64) v.f_frsize;
+    return TRUE;
 }
 
 gboolean

@@ -71,6 +71,11 @@ typedef struct TraceSink TraceSink;
 TraceSink *trace_sink_new (const char *path, gboolean gzip, GError **error);
 /* Write one unit's text (one gzip member in a gzip sink). */
 gboolean trace_sink_write (TraceSink *s, const GString *text, GError **error);
+/* Bytes written so far (compressed, in a gzip sink). */
+guint64 trace_sink_written (const TraceSink *s);
+/* The bytes free to an unprivileged writer on the file system being
+ * written, in '*free'; FALSE if the system does not say. */
+gboolean trace_sink_room (const TraceSink *s, guint64 *free);
 /* Flush, sync and rename the temporary file to the target. */
 gboolean trace_sink_commit (TraceSink *s, GError **error);
 void trace_sink_free (TraceSink *s);

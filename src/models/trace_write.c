@@ -113,9 +113,41 @@ write_block (const KernInstance *k, TraceSink *sink, guint64 block,
     return ok;
 }
 
+guint64
+trace_write_projected (guint64 written, guint64 done, guint64 blocks)
+{
+    g_assert (done > 0 && done <= blocks);
+    double bytes = (double) written / (double) done * (double) blocks;
+    return bytes >= 0x1p64 ? G_MAXUINT64 : MAX ((guint64) bytes, written);
+}
+
+/* Checked after the first block, then at each MiB written: a trace of
+ * a big launch (sgemm-5 at 65536 is some 300 TB) is refused while the
+ * disk still has room for the rest of the user's work. */
+#define ROOM_CHECK_BYTES (G_GUINT64_CONSTANT (1) << 20)
+
+static gboolean
+check_room (TraceSink *sink, const char *path, guint64 done, guint64 blocks,
+            GError **error)
+{
+    guint64 written = trace_sink_written (sink), free;
+    guint64 need = trace_write_projected (written, done, blocks);
+    if (!trace_sink_room (sink, &free) || need - written <= free)
+        return TRUE;
+    g_autofree char *need_s = g_format_size (need);
+    g_autofree char *written_s = g_format_size (written);
+    g_autofree char *free_s = g_format_size (free);
+    g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_IO,
+                 "%s: the trace would take about %s (its first %"
+                 G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " blocks took %s), "
+                 "more than the %s free on its file system", path, need_s,
+                 done, blocks, written_s, free_s);
+    return FALSE;
+}
+
 gboolean
 trace_write (const KernInstance *k, const char *gpu, const char *path,
-             GError **error)
+             TraceWriteProgress progress, void *ctx, GError **error)
 {
     /* Past 2^53 a header's count would no longer be exact, and no
      * reader takes it: refused before a file is made. */
@@ -137,9 +169,18 @@ trace_write (const KernInstance *k, const char *gpu, const char *path,
     trace_head_clear (&head);
     if (!trace_sink_write (sink, unit, error))
         return FALSE;
-    for (guint64 b = 0; b < kern_blocks (k); b++)
+    guint64 blocks = kern_blocks (k), checked = 0;
+    for (guint64 b = 0; b < blocks; b++) {
         if (!write_block (k, sink, b, unit, error))
             return FALSE;
+        if (b == 0 || trace_sink_written (sink) - checked >= ROOM_CHECK_BYTES) {
+            checked = trace_sink_written (sink);
+            if (!check_room (sink, path, b + 1, blocks, error))
+                return FALSE;
+        }
+        if (progress != NULL)
+            progress (ctx, b + 1, blocks);
+    }
     g_string_assign (unit, "end\n");
     return trace_sink_write (sink, unit, error) &&
            trace_sink_commit (sink, error);

@@ -14,9 +14,20 @@
 
 #include "models/kern.h"
 
+/* Told after each block written: 'done' of 'blocks'. */
+typedef void (*TraceWriteProgress) (void *ctx, guint64 done, guint64 blocks);
+
 /* Write 'k''s trace to 'path'; 'gpu' names the preset its launch was
- * made for. */
+ * made for; 'progress' may be NULL.  A trace its file system has no
+ * room for is refused as soon as its first blocks show it (see
+ * trace_write_projected), not when the disk is full. */
 gboolean trace_write (const KernInstance *k, const char *gpu, const char *path,
-                      GError **error);
+                      TraceWriteProgress progress, void *ctx, GError **error);
+
+/* The bytes a trace of 'blocks' blocks comes to, projected from its
+ * first 'done' (the header with them) having taken 'written': the
+ * blocks of a launch are alike, and so are their sizes, compressed or
+ * not. */
+guint64 trace_write_projected (guint64 written, guint64 done, guint64 blocks);
 
 #endif
