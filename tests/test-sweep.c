@@ -567,7 +567,11 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
 /* ------------------------------------------------------------------ */
 /* Merge                                                               */
 
-#define HEAD "point,k,error\n"
+/* An occupancy sweep's header, and the row of point P, with k = K,
+ * whose point could not run: an error and no results. */
+#define HEAD "point,k,blocks_per_sm,warps_per_sm,occupancy,limiter," \
+             "textbook_occupancy,error\n"
+#define R(P, K) #P "," #K ",,,,,,x\n"
 /* The rest of a shard line: a fingerprint as sweep_whole_fingerprint
  * gives (64 hex digits), and the line break. */
 #define FP "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -579,13 +583,14 @@ Test (sweep_merge, interleaves_shards_in_point_order)
 {
     const char *names[] = { "2.csv", "1.csv" };
     const char *texts[] = {
-        "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+        "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
         "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
-        "0,a,\n2,c,\n4,e,\n",
+        R (0, a) R (2, c) R (4, e),
     };
     g_autoptr (GString) out = g_string_new (NULL);
     cr_assert (sweep_merge_texts (2, names, texts, NULL, NULL, out, NULL));
-    cr_expect_str_eq (out->str, HEAD "0,a,\n1,b,\n2,c,\n3,d,\n4,e,\n");
+    cr_expect_str_eq (out->str,
+                      HEAD R (0, a) R (1, b) R (2, c) R (3, d) R (4, e));
 }
 
 Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
@@ -593,89 +598,119 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
     static const struct {
         const char *a, *b, *message;
     } rows[] = {
-        { "# smsim sweep shard 1/3 of 5 points" SW GRID HEAD "0,a,\n3,d,\n",
-          "# smsim sweep shard 2/3 of 5 points" SW GRID HEAD "1,b,\n4,e,\n",
+        { "# smsim sweep shard 1/3 of 5 points" SW GRID HEAD R (0, a) R (3, d),
+          "# smsim sweep shard 2/3 of 5 points" SW GRID HEAD R (1, b) R (4, e),
           "a.csv:1: a shard of a sweep in 3 shards, but 2 files" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "b.csv:1: shard 1/2 is given twice" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD R (0, a) R (2, c),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv: 2 rows where shard 1/2 of 5 points has 3" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n1,b,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (1, b),
           "b.csv:5: expected point 3" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 6 points" SW "# vary k=a,b,c,d,e,f\n"
-          HEAD "1,b,\n3,d,\n5,f,\n",
+          HEAD R (1, b) R (3, d) R (5, f),
           "b.csv:1: shard 2/2 of 6 points, but a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 5 points" SW GRID "point,k,fault\n"
           "1,b,\n3,d,\n",
-          "b.csv:3: its header differs" },
-        { HEAD "0,a,\n", "# smsim sweep shard 2/2 of 1 points" SW GRID HEAD,
-          "a.csv:1: 'point,k,error': not a shard" },
+          "b.csv:3: 'point,k,fault': not a sweep's header ('point,k,' then "
+          "the results of run or occupancy mode" },
+        { HEAD R (0, a), "# smsim sweep shard 2/2 of 1 points" SW GRID HEAD,
+          "a.csv:1: 'point,k,blocks_per_sm,warps_per_sm,occupancy,limiter,"
+          "textbook_occupancy,error': not a shard" },
         /* Another sweep's shard: only the fingerprint tells. */
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 5 points, sweep " FP "0\n" GRID HEAD
-          "1,b,\n3,d,\n",
+          R (1, b) R (3, d),
           "b.csv:1: '# smsim sweep shard 2/2 of 5 points, sweep 0123" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 5 points, sweep "
           "f123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
-          GRID HEAD "1,b,\n3,d,\n",
+          GRID HEAD R (1, b) R (3, d),
           "b.csv:1: a shard of another sweep than a.csv" },
-        { "# smsim sweep shard 1/2 of 5 points\n" GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points\n" GRID HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points\n" GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points\n" GRID HEAD R (1, b) R (3, d),
           "a.csv:1: '# smsim sweep shard 1/2 of 5 points': a shard line "
           "without its sweep's fingerprint" },
         /* Rows must have the header's columns. */
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d\n",
-          "b.csv:5: '3,d': 2 fields where the header has 3" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) "3,d\n",
+          "b.csv:5: '3,d': 2 fields where the header has 8" },
+        /* The results are copied as they are: each must be of its
+         * column's kind and spelt as the sweep writes it, as in a
+         * resumed journal (they merged, 'abc' and all). */
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD R (0, a) R (2, c)
+          "4,e,abc,64,100.00,warps,100.00,\n",
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
+          "a.csv:6: '4,e,abc,64,100.00,warps,100.00,': column blocks_per_sm "
+          "= 'abc': not a whole number" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD R (0, a) R (2, c)
+          R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b)
+          "3,d,16, 64,100.00,warps,100.00,\n",
+          "b.csv:5: '3,d,16, 64,100.00,warps,100.00,': results '16, 64," },
         /* ... and the values of the point their number names: an edited
          * key (a value of no point, or another point's) is refused with
          * its line, as is one spelt otherwise than the sweep writes it
          * (the merged CSV would differ from the whole sweep's). */
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,x,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, x),
           "b.csv:5: k = 'x', but point 3 of the sweep has k = 'd' (its grid, "
           "line 2)" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,e,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, e) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:5: k = 'e', but point 2 of the sweep has k = 'c'" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3, \"d\",\n",
-          "b.csv:5: '3, \"d\",': its point's values are not written as the "
-          "sweep writes them ('3,d,')" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b)
+          "3, \"d\",,,,,,x\n",
+          "b.csv:5: '3, \"d\",,,,,,x': its point's values are not written as "
+          "the sweep writes them ('3,d,')" },
         /* The grid: there, well formed, of the shard line's points, of
          * the header's keys, the same in every shard. */
-        { "# smsim sweep shard 1/2 of 5 points" SW HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:2: a shard without its grid lines" },
         { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=\n" HEAD
-          "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:2: '# vary k=': not a shard's vary line" },
         { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=a, b,c,d,e\n"
-          HEAD "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          HEAD R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:2: '# vary k=a, b,c,d,e': not a shard's vary line" },
         { "# smsim sweep shard 1/2 of 5 points" SW "# comment\n" GRID HEAD
-          "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:2: not a line of a shard's grid" },
         { "# smsim sweep shard 1/2 of 5 points" SW "# vary k=a,b,c,d\n" HEAD
-          "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:1: a shard of 5 points, but its grid lines make 4" },
         { "# smsim sweep shard 1/2 of 5 points" SW "# vary j=a,b,c,d,e\n" HEAD
-          "0,a,\n2,c,\n4,e,\n",
-          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD "1,b,\n3,d,\n",
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) R (3, d),
           "a.csv:3: column 2 is 'k' where its grid lines name 'j'" },
-        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD "0,a,\n2,c,\n4,e,\n",
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 5 points" SW "# vary k=z,b,y,d,x\n" HEAD
-          "1,b,\n3,d,\n",
+          R (1, b) R (3, d),
           "b.csv:2: its grid lines differ from a.csv's, though their "
           "fingerprints agree" },
     };
@@ -846,7 +881,7 @@ Test (sweep_merge, a_points_file_given_names_the_edited_row)
 
     const char *grid_names[] = { "g.csv" };
     const char *grid[] = { "# smsim sweep shard 1/1 of 5 points" SW GRID HEAD
-                           "0,a,\n1,b,\n2,c,\n3,d,\n4,e,\n" };
+                           R (0, a) R (1, b) R (2, c) R (3, d) R (4, e) };
     g_autoptr (GString) out = g_string_new (NULL);
     g_autoptr (GError) error = NULL;
     cr_expect_not (sweep_merge_texts (1, grid_names, grid, "points.csv",

@@ -10,6 +10,7 @@
 #include "models/csv.h"
 #include "models/sweep_grid.h"
 #include "models/sweep_merge.h"
+#include "models/sweep_point.h"
 #include "models/sweep_run.h"
 #include "models/textfile.h"
 
@@ -40,6 +41,7 @@ typedef struct {
     guint head;
     guint n_rows;
     guint n_columns;        /* the header's */
+    SweepMode mode;         /* whose results the header names */
     GStrv file_keys;        /* a points file's columns (NULL: none) */
     guint64 file_rows;
     const char *digest;     /* of this shard's values of them */
@@ -235,11 +237,13 @@ n_file_keys (const Shard *s)
 }
 
 /* The header names the grid's keys, the file's then the varied ones,
- * before the results. */
+ * before the results of a mode, as the sweep writes them; 's->mode'
+ * set to that mode. */
 static gboolean
-check_columns (const Shard *s, GError **error)
+check_columns (Shard *s, GError **error)
 {
     g_autoptr (GPtrArray) header = csv_split (s->lines[s->head]);
+    g_autoptr (GString) keys = g_string_new ("point,");
     guint f = n_file_keys (s);
     for (guint c = 0; c < f + s->dims->len; c++) {
         const char *want = c < f ? s->file_keys[c]
@@ -249,8 +253,18 @@ check_columns (const Shard *s, GError **error)
             return fail (error, s->name, (int) s->head + 1, "column %u is "
                          "'%s' where its grid lines name '%s'", c + 2, got,
                          want);
+        csv_append_field (keys, want);
+        g_string_append_c (keys, ',');
     }
-    return TRUE;
+    /* Its rows' results are checked by their columns' kinds. */
+    const char *line = s->lines[s->head];
+    if (g_str_has_prefix (line, keys->str) &&
+        sweep_point_mode_of (line + keys->len, &s->mode))
+        return TRUE;
+    g_autofree char *quoted = quote_start (line, 80);
+    return fail (error, s->name, (int) s->head + 1, "%s: not a sweep's "
+                 "header ('%s' then the results of run or occupancy mode, "
+                 "as `smsim sweep` writes them)", quoted, keys->str);
 }
 
 /* The points file given is the one the sweep ran: its keys, as many
@@ -340,10 +354,11 @@ check_varied (const Shard *s, int line, guint64 point, GPtrArray *fields,
 }
 
 /* The point's number and values as the sweep writes them: the merged
- * CSV must be the whole sweep's byte for byte. */
+ * CSV must be the whole sweep's byte for byte.  '*results': where the
+ * results start in 'row'. */
 static gboolean
 check_spelling (const Shard *s, int line, const char *row, GPtrArray *fields,
-                GError **error)
+                const char **results, GError **error)
 {
     g_autoptr (GString) want = g_string_new (fields->pdata[0]);
     for (guint c = 1; c <= n_file_keys (s) + s->dims->len; c++) {
@@ -351,12 +366,27 @@ check_spelling (const Shard *s, int line, const char *row, GPtrArray *fields,
         csv_append_field (want, fields->pdata[c]);
     }
     g_string_append_c (want, ',');
+    *results = row + want->len;
     if (g_str_has_prefix (row, want->str))
         return TRUE;
     g_autofree char *quoted = quote_start (row, 40);
     return fail (error, s->name, line, "%s: its point's "
                  "values are not written as the sweep writes them ('%s')",
                  quoted, want->str);
+}
+
+/* The results (from 'results' in 'row') are of their columns' kinds,
+ * as a resumed journal's must be: they are copied into the merged CSV
+ * as they are. */
+static gboolean
+check_results (const Shard *s, int line, const char *row,
+               const char *results, GError **error)
+{
+    g_autofree char *why = NULL;
+    if (sweep_point_check_text (s->mode, results, &why))
+        return TRUE;
+    g_autofree char *quoted = quote_start (row, 40);
+    return fail (error, s->name, line, "%s: %s", quoted, why);
 }
 
 static gboolean
@@ -382,8 +412,10 @@ check_row (const Shard *s, guint r, GChecksum *sum, GError **error)
         return fail (error, s->name, line, "%s: %u fields where the "
                      "header has %u", quoted, fields->len, s->n_columns);
     }
+    const char *results = NULL;
     if (!check_varied (s, line, want, fields, error) ||
-        !check_spelling (s, line, row, fields, error))
+        !check_spelling (s, line, row, fields, &results, error) ||
+        !check_results (s, line, row, results, error))
         return FALSE;
     sweep_grid_digest_row (sum, (const char *const *) fields->pdata + 1,
                            n_file_keys (s));

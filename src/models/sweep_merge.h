@@ -27,8 +27,11 @@
  * is an error naming the file (and line), not a silent gap, a mix or a
  * row of no point.  A shard without a
  * fingerprint or grid lines (older smsim wrote none) is refused:
- * nothing then tells its sweep, or its rows' values.  The results are
- * not checked (that would mean running the points).
+ * nothing then tells its sweep, or its rows' values.  The header must
+ * end in the result columns of run or occupancy mode, and each row's
+ * results be of their columns' kinds and spelt as the sweep writes
+ * them, as a resumed journal's are (sweep_point_check_text); their
+ * values are not checked (that would mean running the points).
  */
 #ifndef SMSIM_MODELS_SWEEP_MERGE_H
 #define SMSIM_MODELS_SWEEP_MERGE_H

@@ -380,6 +380,39 @@ sweep_point_check (SweepMode mode, const char *const *results, guint n,
     return TRUE;
 }
 
+gboolean
+sweep_point_check_text (SweepMode mode, const char *text, char **why)
+{
+    g_autoptr (GPtrArray) fields = csv_split (text);
+    if (!sweep_point_check (mode, (const char *const *) fields->pdata,
+                            fields->len, why))
+        return FALSE;
+    /* The split reads past spaces and quotes, which a copy keeps. */
+    g_autoptr (GString) again = g_string_new (NULL);
+    for (guint i = 0; i < fields->len; i++) {
+        if (i > 0)
+            g_string_append_c (again, ',');
+        csv_append_field (again, fields->pdata[i]);
+    }
+    if (strcmp (text, again->str) == 0)
+        return TRUE;
+    *why = g_strdup_printf ("results '%s' not as the sweep writes them "
+                            "('%s')", text, again->str);
+    return FALSE;
+}
+
+gboolean
+sweep_point_mode_of (const char *columns, SweepMode *mode)
+{
+    static const SweepMode modes[] = { SWEEP_MODE_RUN, SWEEP_MODE_OCCUPANCY };
+    for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+        if (strcmp (columns, sweep_point_columns (modes[i])) == 0) {
+            *mode = modes[i];
+            return TRUE;
+        }
+    return FALSE;
+}
+
 /* ------------------------------------------------------------------ */
 
 const char *

@@ -35,6 +35,18 @@ const char *sweep_point_columns (SweepMode mode);
 gboolean sweep_point_check (SweepMode mode, const char *const *results,
                             guint n, char **why);
 
+/* The same of 'text', a row's results as written (the fields past the
+ * point's values and their comma), which must also be spelt as
+ * sweep_point_eval writes them (no spaces or quotes it would not
+ * write): a row copied from a journal or a shard as it is must be the
+ * row the sweep would have written. */
+gboolean sweep_point_check_text (SweepMode mode, const char *text,
+                                 char **why);
+
+/* The mode whose result columns are 'columns' (comma-separated, as
+ * sweep_point_columns gives them); FALSE if neither's. */
+gboolean sweep_point_mode_of (const char *columns, SweepMode *mode);
+
 /* Run the point whose n_keys 'keys' have 'values'; append a comma and
  * each result field to 'row'.  Safe to call from several threads. */
 void sweep_point_eval (SweepCache *cache, SweepMode mode,

@@ -154,6 +154,19 @@ sed 's/^2,256,32,/2,64,32,/' s1.csv >edit.csv
 expect_fail 2 "$SMSIM" sweep --merge edit.csv s2.csv -o merged.csv
 contains "$work/err" "edit.csv:6: threads = '64', but point 2"
 [ ! -e merged.csv ] || fail "a refused merge wrote merged.csv"
+# The results are copied as they are: one not of its column's kind (a
+# corrupted byte), or a header whose result columns are no mode's,
+# merged without a word, as a resumed journal's would not.
+sed 's/^2,256,32,8,/2,256,32,8x,/' s1.csv >edit.csv
+expect_fail 2 "$SMSIM" sweep --merge edit.csv s2.csv -o merged.csv
+contains "$work/err" "edit.csv:6: '2,256,32,8x,"
+contains "$work/err" "': column blocks_per_sm = '8x': not a whole number"
+sed 's/,warps_per_sm,/,warps,/' s1.csv >edit.csv
+sed 's/,warps_per_sm,/,warps,/' s2.csv >edit2.csv
+expect_fail 2 "$SMSIM" sweep --merge edit.csv edit2.csv -o merged.csv
+contains "$work/err" "edit.csv:4: 'point,threads,regs,blocks_per_sm,warps,"
+contains "$work/err" "not a sweep's header ('point,threads,regs,' then the results"
+[ ! -e merged.csv ] || fail "a refused merge wrote merged.csv"
 # ... and a shard without them (an older smsim's) is refused as one
 # without its fingerprint is.
 sed '2,3d' s1.csv >old.csv
