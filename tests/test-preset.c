@@ -249,7 +249,15 @@ static const Bad bad[] = {
     { "[preset]\nbase = no-such-gpu\n", "", "", PRESET_ERROR_NOT_FOUND,
       { "bad.ini:2:", "no-such-gpu", "a100" } },
     { "[preset]\nbase = bad.ini\n", "", "", PRESET_ERROR_BASE,
-      { "bad.ini", "comes back", "" } },
+      { "bad.ini:2: [preset] base = bad.ini: ", "comes back", "" } },
+    /* A base= file that cannot be read is its line's error: the
+     * message named the base's path alone, not the file and line that
+     * name it. */
+    { "[preset]\nbase = missing.ini\n", "", "", PRESET_ERROR_NOT_FOUND,
+      { "bad.ini:2: [preset] base = missing.ini: ", "missing.ini", "" } },
+    { "[preset]\nbase = /dev/null\n", "", "", PRESET_ERROR_NOT_FOUND,
+      { "bad.ini:2: [preset] base = /dev/null: ", "a character device",
+        "" } },
     /* Values that contradict each other. */
     { "[preset]\nbase = a100\n[sm]\nmax_threads = 2050\n", "", "",
       PRESET_ERROR_INCONSISTENT,

@@ -370,8 +370,8 @@ load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
     return TRUE;
 }
 
-static gboolean load_file (Preset *preset, const char *path, GPtrArray *chain,
-                           GError **error);
+static gboolean load_file (Preset *preset, const char *path, const char *via,
+                           GPtrArray *chain, GError **error);
 
 static gboolean
 load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
@@ -394,7 +394,9 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
                      index->path, line, base, MAX_BASE_DEPTH);
         return FALSE;
     }
-    if (!load_file (preset, path, chain, error))
+    g_autofree char *via = g_strdup_printf ("%s:%d: [preset] base = %s",
+                                            index->path, line, base);
+    if (!load_file (preset, path, via, chain, error))
         return FALSE;
     /* The deepest named base returns first. */
     if (preset->root == NULL && !is_path (base))
@@ -448,8 +450,12 @@ in_chain (GPtrArray *chain, const char *path, char **canonical)
     return FALSE;
 }
 
+/* Load 'path', named by 'via' (a base= line, or NULL for a file given
+ * on the command line): a file that cannot be read, or that closes a
+ * loop, is that line's error, and the message names it. */
 static gboolean
-load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
+load_file (Preset *preset, const char *path, const char *via,
+           GPtrArray *chain, GError **error)
 {
     g_autofree char *contents = NULL;
     g_autofree char *canonical = NULL;
@@ -459,13 +465,15 @@ load_file (Preset *preset, const char *path, GPtrArray *chain, GError **error)
 
     if (in_chain (chain, path, &canonical)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
-                     "%s: base= chain comes back to this file", path);
+                     "%s%s%s: base= chain comes back to this file",
+                     via ? via : "", via ? ": " : "", path);
         return FALSE;
     }
     gsize length;
     if (!textfile_read (path, &contents, &length, &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
-                     "%s", local->message);
+                     "%s%s%s", via ? via : "", via ? ": " : "",
+                     local->message);
         g_error_free (local);
         return FALSE;
     }
@@ -678,13 +686,13 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
         return FALSE;
     if (under != NULL) {
         g_autofree char *base = find_preset (under, NULL, error);
-        if (base == NULL || !load_file (preset, base, chain, error))
+        if (base == NULL || !load_file (preset, base, NULL, chain, error))
             return FALSE;
         g_ptr_array_set_size (chain, 0);
         if (preset->root == NULL && !is_path (under))
             preset->root = g_strdup (under);
     }
-    if (!load_file (preset, path, chain, error))
+    if (!load_file (preset, path, NULL, chain, error))
         return FALSE;
     if (!config && !is_path (name)) {
         g_free (preset->root);
