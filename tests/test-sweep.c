@@ -486,7 +486,7 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
     g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n"
-                                             "1,64,32,0,0,0.00,marker,0.00,\n"
+                                             "1,64,32,0,0,0.00,none,0.00,\n"
                                              "2,par",
                                              sweep_fingerprint (s),
                                              sweep_header (s));
@@ -496,7 +496,7 @@ Test (sweep_journal, resume_keeps_journaled_rows)
     g_autoptr (GError) error = NULL;
     cr_assert (sweep_run (s, &o, out, &error), "%s",
                error ? error->message : "");
-    cr_expect (strstr (out->str, "\n1,64,32,0,0,0.00,marker,0.00,\n") != NULL,
+    cr_expect (strstr (out->str, "\n1,64,32,0,0,0.00,none,0.00,\n") != NULL,
                "%s", out->str);
     cr_expect (strstr (out->str, "\n2,96,32,") != NULL, "%s", out->str);
     g_autofree char *journal = NULL;
@@ -540,6 +540,12 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
           "column occupancy = '0x64': not a decimal number" },
         { "1,64,32,16,64,,registers+warps,100.00,",
           "column occupancy = '': not a decimal number" },
+        /* Occupancy mode's limiter names resources, as occ_limiter_name
+         * writes them (a corrupted one was copied into the CSV). */
+        { "1,64,32,16,64,100.00,registers+wraps,100.00,",
+          "column limiter = 'registers+wraps': not a limiter" },
+        { "1,64,32,16,64,100.00,warps+registers,100.00,",
+          "column limiter = 'warps+registers': not a limiter" },
         /* A point that could not run has an error and no results. */
         { "1,64,32,16,64,100.00,registers+warps,100.00,boom",
           "column blocks_per_sm = '16': a row with an error has no results" },

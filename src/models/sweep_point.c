@@ -269,7 +269,10 @@ eval_run (const GpuSpec *spec, const Point *p, GString *row)
 /* ------------------------------------------------------------------ */
 /* Checking a row read back (a journal's)                              */
 
-typedef enum { FIELD_DECIMAL, FIELD_WHOLE, FIELD_BOOL, FIELD_TEXT } FieldKind;
+typedef enum {
+    FIELD_DECIMAL, FIELD_WHOLE, FIELD_BOOL, FIELD_TEXT,
+    FIELD_OCC_LIMITER       /* occ_limiter_name's: occupancy mode's limiter */
+} FieldKind;
 
 /* The columns that are not decimals (add_double, add_fixed2): the
  * counts add_uint and occ_fields write, sampled, and the text ones. */
@@ -286,8 +289,12 @@ static const struct {
 };
 
 static FieldKind
-kind_of (const char *column)
+kind_of (SweepMode mode, const char *column)
 {
+    /* Run mode's limiter is a sentence (run_limiter); occupancy mode's
+     * names the resources that bind, from a fixed set. */
+    if (mode == SWEEP_MODE_OCCUPANCY && strcmp (column, "limiter") == 0)
+        return FIELD_OCC_LIMITER;
     for (guint i = 0; i < G_N_ELEMENTS (not_decimal); i++)
         if (strcmp (not_decimal[i].column, column) == 0)
             return not_decimal[i].kind;
@@ -336,6 +343,18 @@ is_whole (const char *text)
     return num_parse_uint (text, &v);
 }
 
+/* One of the names occ_limiter_name gives, for some set of the four
+ * OccLimit bits. */
+static gboolean
+is_occ_limiter (const char *text)
+{
+    char name[64];
+    for (unsigned bits = 0; bits < OCC_LIMITER_SMEM << 1; bits++)
+        if (strcmp (occ_limiter_name (bits, name, sizeof name), text) == 0)
+            return TRUE;
+    return FALSE;
+}
+
 /* What is wrong with 'value' as a field of 'kind', or NULL. */
 static const char *
 field_fault (FieldKind kind, const char *value)
@@ -350,6 +369,10 @@ field_fault (FieldKind kind, const char *value)
                    ? NULL : "not true or false";
     case FIELD_TEXT:
         return NULL;
+    case FIELD_OCC_LIMITER:
+        return is_occ_limiter (value) ? NULL : "not a limiter (registers, "
+               "shared_mem, warps, blocks, joined by '+' in that order, or "
+               "none)";
     }
     g_assert_not_reached ();
 }
@@ -369,7 +392,7 @@ sweep_point_check (SweepMode mode, const char *const *results, guint n,
     for (guint i = 0; i + 1 < n; i++) {
         const char *fault = failed ? (*results[i] ? "a row with an error "
                                                     "has no results" : NULL)
-                                   : field_fault (kind_of (columns[i]),
+                                   : field_fault (kind_of (mode, columns[i]),
                                                   results[i]);
         if (fault != NULL) {
             *why = g_strdup_printf ("column %s = '%s': %s", columns[i],
