@@ -25,20 +25,35 @@ typedef struct {
     guint n_fields;
 } Header;
 
+/* The field of 'f' named 'name', or -1; FALSE, saying so, if two are:
+ * which one counts would be left to chance. */
+static gboolean
+find_column (const GPtrArray *f, const char *name, int *col, char **why)
+{
+    *col = -1;
+    for (guint i = 0; i < f->len; i++) {
+        if (strcmp (f->pdata[i], name) != 0)
+            continue;
+        if (*col >= 0) {
+            *why = g_strdup_printf ("the header names '%s' twice (fields %d "
+                                    "and %u)", name, *col + 1, i + 1);
+            return FALSE;
+        }
+        *col = (int) i;
+    }
+    return TRUE;
+}
+
 static gboolean
 read_header (const char *line, Header *h, char **why)
 {
     g_autoptr (GPtrArray) f = csv_split (line);
     h->n_fields = f->len;
-    h->col_size = -1;
-    for (guint i = 0; i < f->len; i++)
-        if (strcmp (f->pdata[i], "size") == 0)
-            h->col_size = (int) i;
+    if (!find_column (f, "size", &h->col_size, why))
+        return FALSE;
     for (int c = 0; c < N_COLS; c++) {
-        h->col[c] = -1;
-        for (guint i = 0; i < f->len; i++)
-            if (strcmp (f->pdata[i], col_names[c]) == 0)
-                h->col[c] = (int) i;
+        if (!find_column (f, col_names[c], &h->col[c], why))
+            return FALSE;
         if (h->col[c] < 0) {
             *why = g_strdup_printf ("the header has no '%s' column (`smsim "
                                     "validate --format csv` writes gpu,kernel,"
@@ -85,7 +100,8 @@ kernel_number (const char *text, int *out, char **why)
  * draws those; a row of another GPU, kernel or size would vanish from
  * it or be drawn under the wrong title. */
 static gboolean
-check_published (const FigValidRow *row, const char *size, char **why)
+check_published (const FigValidRow *row, const char *size,
+                 const RefRow **published, char **why)
 {
     guint n;
     const RefRow *ref = ref_rows (&n);
@@ -93,6 +109,7 @@ check_published (const FigValidRow *row, const char *size, char **why)
         if (ref[i].kernel != row->kernel || strcmp (ref[i].gpu, row->gpu) != 0)
             continue;
         g_autofree char *want = g_strdup_printf ("%d", ref[i].size);
+        *published = &ref[i];
         if (size == NULL || strcmp (size, want) == 0)
             return TRUE;
         *why = g_strdup_printf ("size = '%s', but the published %s sgemm-%d "
@@ -145,6 +162,24 @@ check_error (const FigValidRow *row, char *const *v, const Header *h,
     return FALSE;
 }
 
+/* reference_gflops is the published figure, to the rounding it is
+ * written to: the figure draws it as that figure, beside the GPU's
+ * cuBLAS (a table of one GPU's rows relabelled as the other's drew
+ * the first's figures under the second's name). */
+static gboolean
+check_reference (const FigValidRow *row, const RefRow *published,
+                 const char *text, char **why)
+{
+    if (fabs (row->reference_gflops - published->gflops) <=
+        half_ulp (text) * (1 + 1e-6) + 1e-9)
+        return TRUE;
+    *why = g_strdup_printf ("reference_gflops = %s, but the published %s "
+                            "sgemm-%d figure is %.1f (smsim's reference "
+                            "table)", text, row->gpu, row->kernel,
+                            published->gflops);
+    return FALSE;
+}
+
 static gboolean
 read_row (const Header *h, const char *line, FigValidRow *row, char **why)
 {
@@ -180,8 +215,10 @@ read_row (const Header *h, const char *line, FigValidRow *row, char **why)
                                 v[h->col[COL_REF]]);
         return FALSE;
     }
+    const RefRow *published = NULL;
     return check_published (row, h->col_size >= 0 ? v[h->col_size] : NULL,
-                            why) &&
+                            &published, why) &&
+           check_reference (row, published, v[h->col[COL_REF]], why) &&
            (!row->modeled || check_error (row, v, h, why));
 }
 

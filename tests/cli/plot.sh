@@ -27,12 +27,13 @@ gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source
 a6000,sgemm-1,4096,291.2,309.0,-5.76,"a source, quoted"
 a6000,sgemm-11,4096,,17278.3,,"not modelled"
 a100,sgemm-2,4096,4933.3,3119.0,58.17,x
-a100,sgemm-1,4096,298.7,300.0,-0.43,x
-a100,sgemm-3,4096,1850.0,2000.0,-7.50,x
+a100,sgemm-1,4096,290.9,292.1,-0.41,x
+a100,sgemm-3,4096,5043.0,5451.9,-7.50,x
 CSV
 # Each error_pct is 100 x (simulated - reference) / reference, by hand:
-# -17.8 / 309 = -5.76 %; 1814.3 / 3119 = 58.17 %; -1.3 / 300 = -0.43 %;
-# -150 / 2000 = -7.50 %.
+# -17.8 / 309 = -5.76 %; 1814.3 / 3119 = 58.17 %; -1.2 / 292.1 = -0.41 %;
+# -408.9 / 5451.9 = -7.50 %.  Each reference_gflops is the published
+# figure (src/models/ref.c).
 if command -v gnuplot >/dev/null 2>&1; then
     for ext in png pdf svg; do
         "$SMSIM" plot bank-conflicts -o "$work/b.$ext" 2>"$work/gp-err"
@@ -48,11 +49,11 @@ if command -v gnuplot >/dev/null 2>&1; then
     [ -s "$work/val.png" ] || fail "no val.png"
     # cuBLAS is the published 23249.6 on the A6000, 19029.5 on the A100.
     # Each bar's label is its error to a tenth of a percent, with the
-    # sign: -0.43 is not "+0%", -7.50 not "-8%".
+    # sign: -0.41 is not "+0%", -7.50 not "-8%".
     contains "$work/val.csv" "a6000,1,291.2,309.0,-5.76,23249.6,-5.8%"
     contains "$work/val.csv" "a6000,11,,17278.3,,23249.6,no model"
-    contains "$work/val.csv" "a100,1,298.7,300.0,-0.43,19029.5,-0.4%"
-    contains "$work/val.csv" "a100,3,1850.0,2000.0,-7.50,19029.5,-7.5%"
+    contains "$work/val.csv" "a100,1,290.9,292.1,-0.41,19029.5,-0.4%"
+    contains "$work/val.csv" "a100,3,5043.0,5451.9,-7.50,19029.5,-7.5%"
     contains "$work/val.csv" "a100,2,4933.3,3119.0,58.17,19029.5,+58.2%"
 
     # At 96 only sgemm-1..3 fit their tiles (32 x 32; sgemm-4's is 64 x
@@ -159,21 +160,21 @@ contains "$work/list" "runs a6000 and a100; takes --from"
 expect_fail 1 "$SMSIM" plot 1 2
 expect_fail 2 "$SMSIM" plot 6 --from "$work/none.csv"
 contains "$work/err" "none.csv"
-# (1 - 2) / 2 = -50 %.
-printf 'gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source\na6000,sgemm-1,4096,1,2,-50,x\na6000,gemm-2,4096,1,2,-50,x\n' >"$work/bad.csv"
+# (154.5 - 309) / 309 = -50 %.
+printf 'gpu,kernel,size,simulated_gflops,reference_gflops,error_pct,source\na6000,sgemm-1,4096,154.5,309.0,-50,x\na6000,gemm-2,4096,154.5,309.0,-50,x\n' >"$work/bad.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/bad.csv"
 contains "$work/err" "bad.csv:3: kernel = 'gemm-2'"
 printf 'gpu,kernel,size\n' >"$work/short.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/short.csv"
 contains "$work/err" "no 'simulated_gflops' column"
 # A repeated kernel, or an error_pct its GFLOP/s columns do not give
-# (-150 / 2000 is -7.50 %, not +90), is refused naming the line.
+# (-408.9 / 5451.9 is -7.50 %, not +90), is refused naming the line.
 { cat "$work/v.csv"; echo 'a100,sgemm-2,4096,4933.3,3119.0,58.17,again'; } >"$work/dup.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/dup.csv"
 contains "$work/err" "dup.csv:7: a100 sgemm-2 again (first on line 4)"
-sed 's/1850.0,2000.0,-7.50/1850.0,2000.0,+90/' "$work/v.csv" >"$work/contra.csv"
+sed 's/5043.0,5451.9,-7.50/5043.0,5451.9,+90/' "$work/v.csv" >"$work/contra.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/contra.csv"
-contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 1850.0 and reference_gflops = 2000.0 give -7.50"
+contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 5043.0 and reference_gflops = 5451.9 give -7.50"
 # A row the figure would not draw as it stands: another GPU or a kernel
 # with no published figure vanished from it, another size was drawn
 # under "at 4096".  Refused, naming the line.
@@ -195,9 +196,20 @@ refused_table s256 's/^a100,sgemm-3,4096/a100,sgemm-3,256/' \
 # dropped from the figure without a word.
 refused_table nul '5s/^/\x00/' "nul.csv:5: a NUL byte: a validation CSV is text"
 # Its numbers are decimal, as validate writes them (and as the rounding
-# check reads them): C's hex float is refused, not read as 1850.
-refused_table hex 's/1850.0,2000.0,-7.50/0x1.ce8p10,2000.0,-7.50/' \
-    "hex.csv:6: simulated_gflops = '0x1.ce8p10': not a number in decimal"
+# check reads them): C's hex float is refused, not read as 5043.
+refused_table hex 's/5043.0,5451.9,-7.50/0x1.3b3p12,5451.9,-7.50/' \
+    "hex.csv:6: simulated_gflops = '0x1.3b3p12': not a number in decimal"
+# The reference is the published figure: a row of the A6000's
+# relabelled as the A100's (its own error_pct, so consistent) was drawn
+# as the A100's published figure.
+refused_table relabel '/^a100,sgemm-1,/d; s/^a6000,sgemm-1,4096,/a100,sgemm-1,4096,/' \
+    "relabel.csv:2: reference_gflops = 309.0, but the published a100 sgemm-1 figure is 292.1"
+# ... or a reference edited with its error (1933.3 / 3000 = 64.44 %).
+refused_table ref 's/,4933.3,3119.0,58.17,/,4933.3,3000.0,64.44,/' \
+    "ref.csv:4: reference_gflops = 3000.0, but the published a100 sgemm-2 figure is 3119.0"
+# A column named twice: which one the figure drew was left to chance.
+refused_table twice '1s/$/,gpu/; 2,$s/$/,a100/' \
+    "twice.csv:1: the header names 'gpu' twice (fields 1 and 8)"
 # No SGEMM kernel runs at these sizes: an error saying why (sgemm-1's
 # reason: its tile is the smallest) and which sizes run them all, the
 # multiples of every tile and BK: lcm(32, 64, 128, 256, 16) = 256.
