@@ -296,8 +296,14 @@ replay_exec (int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     g_autoptr (KernInstance) k = kern_trace_open (argv[1], &error);
+    gboolean from_trace = gpu.gpu == NULL && gpu.config == NULL;
     g_autoptr (Preset) preset =
         k ? load_preset (&gpu, kern_trace_gpu (k), &error) : NULL;
+    /* The GPU was the file's word, not the user's: say where it came
+     * from ("unknown GPU 'zz'" named no file). */
+    if (preset == NULL && k != NULL && from_trace)
+        g_prefix_error (&error, "%s: its header's 'gpu %s' (--gpu picks "
+                        "another): ", argv[1], kern_trace_gpu (k));
     if (preset == NULL) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;

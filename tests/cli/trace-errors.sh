@@ -188,4 +188,11 @@ contains "$work/err" "-o /dev/null: not a regular file"
 # A byte-order mark before the first line is named, not "not a trace".
 { printf '\357\273\277'; cat "$good"; } >"$work/bom.trace"
 bad "$work/bom.trace" "a UTF-8 byte-order mark before 'smsim-trace 1'"
+# The GPU a replay takes by default is the header's: one smsim does not
+# know is refused naming the file (the message named 'zz' alone).
+sed 's/^gpu a6000$/gpu zz/' "$good" >"$work/gpu.trace"
+expect_fail 2 "$SMSIM" trace replay "$work/gpu.trace"
+contains "$work/err" "$work/gpu.trace: its header's 'gpu zz' (--gpu picks another): unknown GPU 'zz'"
+"$SMSIM" trace replay "$work/gpu.trace" --gpu a6000 >/dev/null ||
+    fail "--gpu did not take the place of the header's GPU"
 echo "trace errors ok"
