@@ -262,6 +262,26 @@ info_exec (int argc, char **argv)
 /* ------------------------------------------------------------------ */
 /* replay                                                              */
 
+/* The preset of the options, or of 'header_gpu', the GPU the trace
+ * at 'path' names, if none.  That GPU is the file's word, not the
+ * user's: one that cannot be loaded is said to be the header's
+ * ("unknown GPU 'zz'" named no file), but a --set's fault on it is the
+ * --set's, so the header's GPU is loaded alone first. */
+static Preset *
+load_replay_preset (CliGpuOptions *gpu, const char *path,
+                    const char *header_gpu, GError **error)
+{
+    if (gpu->gpu == NULL && gpu->config == NULL) {
+        g_autoptr (Preset) alone = preset_load (header_gpu, NULL, NULL, error);
+        if (alone == NULL) {
+            g_prefix_error (error, "%s: its header's 'gpu %s' (--gpu picks "
+                            "another): ", path, header_gpu);
+            return NULL;
+        }
+    }
+    return load_preset (gpu, header_gpu, error);
+}
+
 static int
 replay_exec (int argc, char **argv)
 {
@@ -296,14 +316,9 @@ replay_exec (int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     g_autoptr (KernInstance) k = kern_trace_open (argv[1], &error);
-    gboolean from_trace = gpu.gpu == NULL && gpu.config == NULL;
     g_autoptr (Preset) preset =
-        k ? load_preset (&gpu, kern_trace_gpu (k), &error) : NULL;
-    /* The GPU was the file's word, not the user's: say where it came
-     * from ("unknown GPU 'zz'" named no file). */
-    if (preset == NULL && k != NULL && from_trace)
-        g_prefix_error (&error, "%s: its header's 'gpu %s' (--gpu picks "
-                        "another): ", argv[1], kern_trace_gpu (k));
+        k ? load_replay_preset (&gpu, argv[1], kern_trace_gpu (k), &error)
+          : NULL;
     if (preset == NULL) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;

@@ -195,4 +195,8 @@ expect_fail 2 "$SMSIM" trace replay "$work/gpu.trace"
 contains "$work/err" "$work/gpu.trace: its header's 'gpu zz' (--gpu picks another): unknown GPU 'zz'"
 "$SMSIM" trace replay "$work/gpu.trace" --gpu a6000 >/dev/null ||
     fail "--gpu did not take the place of the header's GPU"
+# A --set's fault on the header's GPU is the --set's, not the header's.
+expect_fail 2 "$SMSIM" trace replay "$good" --set device.sm_count=0
+contains "$work/err" "smsim trace replay: --set [device] sm_count = 0: must be 1..4096"
+grep -q "its header's" "$work/err" && fail "a --set's fault blamed on the header"
 echo "trace errors ok"
