@@ -381,17 +381,21 @@ Test (trace, info_of_pmpp_follows_the_source)
     cr_assert_eq (t.flops, 2.0 * (double) (n * n * n));
 }
 
-/* The room a trace needs, projected from its first blocks: bytes per
- * block so far times the blocks.  By hand: 20 MB for 1 block of 64 is
- * 1.28 GB; 3 bytes for 2 of 3 blocks is 4.5, so 4; a trace written
- * whole needs what it took; and 2^40 bytes a block over 2^32 blocks,
- * 2^72, is past any count and reads as the most there is. */
+/* The room a trace needs, projected from its first blocks: the
+ * header's bytes once, then the blocks' so far per block times the
+ * blocks.  By hand: 20 MB for 1 block of 64 is 1.28 GB; a header of
+ * 100 and a block of 300 is 100 + 300 x 8192 = 2,457,700 (not 400 x
+ * 8192 = 3,276,800: the header is written once); 3 bytes for 2 of 3
+ * blocks is 4.5, so 4; a trace written whole needs what it took; and
+ * 2^40 bytes a block over 2^32 blocks, 2^72, is past any count and
+ * reads as the most there is. */
 Test (trace, room_is_projected_from_the_blocks_written)
 {
-    cr_assert_eq (trace_write_projected (20000000, 1, 64), 1280000000u);
-    cr_assert_eq (trace_write_projected (3, 2, 3), 4u);
-    cr_assert_eq (trace_write_projected (777, 9, 9), 777u);
-    cr_assert_eq (trace_write_projected (G_GUINT64_CONSTANT (1) << 40, 1,
+    cr_assert_eq (trace_write_projected (0, 20000000, 1, 64), 1280000000u);
+    cr_assert_eq (trace_write_projected (100, 400, 1, 8192), 2457700u);
+    cr_assert_eq (trace_write_projected (0, 3, 2, 3), 4u);
+    cr_assert_eq (trace_write_projected (7, 777, 9, 9), 777u);
+    cr_assert_eq (trace_write_projected (0, G_GUINT64_CONSTANT (1) << 40, 1,
                                          G_GUINT64_CONSTANT (1) << 32),
                   G_MAXUINT64);
 }

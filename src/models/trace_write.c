@@ -114,10 +114,12 @@ write_block (const KernInstance *k, TraceSink *sink, guint64 block,
 }
 
 guint64
-trace_write_projected (guint64 written, guint64 done, guint64 blocks)
+trace_write_projected (guint64 head, guint64 written, guint64 done,
+                       guint64 blocks)
 {
-    g_assert (done > 0 && done <= blocks);
-    double bytes = (double) written / (double) done * (double) blocks;
+    g_assert (done > 0 && done <= blocks && head <= written);
+    double bytes = (double) head + (double) (written - head) /
+                                       (double) done * (double) blocks;
     return bytes >= 0x1p64 ? G_MAXUINT64 : MAX ((guint64) bytes, written);
 }
 
@@ -127,15 +129,15 @@ trace_write_projected (guint64 written, guint64 done, guint64 blocks)
 #define ROOM_CHECK_BYTES (G_GUINT64_CONSTANT (1) << 20)
 
 static gboolean
-check_room (TraceSink *sink, const char *path, guint64 done, guint64 blocks,
-            GError **error)
+check_room (TraceSink *sink, const char *path, guint64 head, guint64 done,
+            guint64 blocks, GError **error)
 {
     guint64 written = trace_sink_written (sink), free;
-    guint64 need = trace_write_projected (written, done, blocks);
+    guint64 need = trace_write_projected (head, written, done, blocks);
     if (!trace_sink_room (sink, &free) || need - written <= free)
         return TRUE;
     g_autofree char *need_s = g_format_size (need);
-    g_autofree char *written_s = g_format_size (written);
+    g_autofree char *written_s = g_format_size (written - head);
     g_autofree char *free_s = g_format_size (free);
     g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_IO,
                  "%s: the trace would take about %s (its first %"
@@ -169,13 +171,14 @@ trace_write (const KernInstance *k, const char *gpu, const char *path,
     trace_head_clear (&head);
     if (!trace_sink_write (sink, unit, error))
         return FALSE;
-    guint64 blocks = kern_blocks (k), checked = 0;
+    guint64 head_bytes = trace_sink_written (sink), checked = 0;
+    guint64 blocks = kern_blocks (k);
     for (guint64 b = 0; b < blocks; b++) {
         if (!write_block (k, sink, b, unit, error))
             return FALSE;
         if (b == 0 || trace_sink_written (sink) - checked >= ROOM_CHECK_BYTES) {
             checked = trace_sink_written (sink);
-            if (!check_room (sink, path, b + 1, blocks, error))
+            if (!check_room (sink, path, head_bytes, b + 1, blocks, error))
                 return FALSE;
         }
         if (progress != NULL)

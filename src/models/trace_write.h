@@ -25,9 +25,11 @@ gboolean trace_write (const KernInstance *k, const char *gpu, const char *path,
                       TraceWriteProgress progress, void *ctx, GError **error);
 
 /* The bytes a trace of 'blocks' blocks comes to, projected from its
- * first 'done' (the header with them) having taken 'written': the
- * blocks of a launch are alike, and so are their sizes, compressed or
- * not. */
-guint64 trace_write_projected (guint64 written, guint64 done, guint64 blocks);
+ * header and first 'done' blocks having taken 'written', 'head' of
+ * them the header's: the blocks of a launch are alike, and so are
+ * their sizes, compressed or not; the header is written once (a
+ * vecadd block, gzipped, is some 260 bytes, its header 130). */
+guint64 trace_write_projected (guint64 head, guint64 written, guint64 done,
+                               guint64 blocks);
 
 #endif
