@@ -74,9 +74,10 @@ void sweep_row (Sweep *sweep, guint64 point, GString *row);
 /* Whether 'row' (a journal's, say) can be this shard's row of point
  * 'point': the point is this shard's, the row starts with the point's
  * number and values exactly as sweep_row writes them, and its results
- * are of their columns' types (sweep_point_check).  Their values are
- * not checked (that would mean running the point).  If not, '*why'
- * names what differs (owned by the caller). */
+ * are of their columns' types and spelt as sweep_row writes them
+ * (sweep_point_check_text).  Their values are not checked (that would
+ * mean running the point).  If not, '*why' names what differs (owned
+ * by the caller). */
 gboolean sweep_check_row (const Sweep *sweep, guint64 point, const char *row,
                           char **why);
 
