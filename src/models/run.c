@@ -243,32 +243,42 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
  * shipped preset's (the H100's 50 MB L2 and 132 L1s: 11 MB).  Past it
  * a what-if GPU -- 4096 SMs of 64 MiB L1s, or a 16 GiB L2 of 32-byte
  * lines -- took 9 to 32 GB, and the machine's memory with it, before
- * its first cycle.  A warm start (--launches) holds a second L2. */
+ * its first cycle. */
 #define RUN_MAX_CACHE_HOST_BYTES ((guint64) 1 << 30)
 
 static gboolean
-check_host_memory (const GpuSpec *spec, const OccResult *occ, GError **error)
+check_host_memory (const GpuSpec *spec, const OccResult *occ,
+                   guint64 launches, GError **error)
 {
     const SpecMem *m = &spec->mem;
     guint64 l1 = (guint64) MAX (occ->l1_bytes, 0);
     guint64 bytes = memhier_host_bytes (spec, spec->device.sm_count, l1);
+    /* Launches back to back hold a second L2 beside the GPU's, the one
+     * the timed launches start from (RunL2): a 7 GiB L2 took 0.9 GB
+     * alone, 1.9 GB with --launches 2. */
+    if (launches > 1)
+        bytes += memhier_host_bytes (spec, 0, 0);
     if (bytes <= RUN_MAX_CACHE_HOST_BYTES)
         return TRUE;
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                  "the caches' tags and miss slots would take %" G_GUINT64_FORMAT " MiB of "
                  "host memory, more than smsim allows (%" G_GUINT64_FORMAT
                  " MiB): device.sm_count = %d L1s of %" G_GUINT64_FORMAT
-                 " B with mem.l1_miss_slots = %d each, and device.l2_kib = "
+                 " B (sm.l1_smem_kib less the launch's shared memory) with "
+                 "mem.l1_miss_slots = %d each, and %s of device.l2_kib = "
                  "%d, in lines of mem.l1_line_bytes = %d; take fewer SMs, "
                  "smaller caches or longer lines",
                  bytes >> 20, RUN_MAX_CACHE_HOST_BYTES >> 20,
                  spec->device.sm_count, l1, m->l1_miss_slots,
+                 launches > 1 ? "two L2s (launches back to back keep the "
+                                "one they start from)" : "an L2",
                  spec->device.l2_kib, m->l1_line_bytes);
     return FALSE;
 }
 
 gboolean
-run_check_caches (const GpuSpec *spec, const OccResult *occ, GError **error)
+run_check_caches (const GpuSpec *spec, const OccResult *occ,
+                  guint64 launches, GError **error)
 {
     const SpecMem *m = &spec->mem;
     gint64 l1_set = (gint64) m->l1_line_bytes * m->l1_assoc;
@@ -291,7 +301,7 @@ run_check_caches (const GpuSpec *spec, const OccResult *occ, GError **error)
                      "needs %" G_GINT64_FORMAT " B", spec->device.l2_kib,
                      m->l2_assoc, l2_set);
     else
-        return check_host_memory (spec, occ, error);
+        return check_host_memory (spec, occ, launches, error);
     return FALSE;
 }
 
@@ -430,7 +440,8 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||
-        !run_check_caches (spec, &out->occ, error)) {
+        !run_check_caches (spec, &out->occ, MAX (options->launches, 1),
+                           error)) {
         g_prefix_error (error, "%s: ", k->model->id);
         return FALSE;
     }

@@ -54,7 +54,8 @@ MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
 
 /* The host memory memhier_new takes for its L1s, their miss slots and
  * the L2, with those arguments: most of a run's, and past any budget
- * on a what-if GPU of thousands of SMs or gigabytes of cache. */
+ * on a what-if GPU of thousands of SMs or gigabytes of cache.  With
+ * 'n_sm' 0, the L2's alone (a copy of it, memhier_l2_copy). */
 guint64 memhier_host_bytes (const GpuSpec *spec, int n_sm, guint64 l1_bytes);
 
 /* The counters of a MemSys made by memhier_new. */

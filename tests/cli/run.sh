@@ -266,6 +266,13 @@ expect_fail 2 "$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device
 contains "$work/err" "device.sm_count = 4096 L1s of"
 "$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.l2_kib=1048576 >/dev/null ||
     fail "an L2 of 1 GiB refused"
+# Launches back to back keep a second L2, the one they start from: a
+# 7 GiB L2 is 7 x 2^23 lines of 16 B, 896 MiB, under the budget alone
+# and 1792 MiB, over it, twice.
+"$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.l2_kib=7340032 >/dev/null ||
+    fail "an L2 of 7 GiB refused for one launch"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel vecadd --size 65536 --set device.l2_kib=7340032 --launches 2
+contains "$work/err" "two L2s (launches back to back keep the one they start from) of device.l2_kib = 7340032"
 # So is a negative --size, with its value, not taken for "none given"
 # (a malformed count, exit 1, as in every command); 0 is the model's to
 # refuse.
