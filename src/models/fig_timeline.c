@@ -192,7 +192,7 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     l.dyn_smem_bytes = k->dyn_smem;
     occ_compute (s, &l, &occ);
     if (!occ_check (s, &l, &occ, error) ||
-        !run_check_caches (s, &occ, 1, error))
+        !run_check_caches (s, &occ, 1, 1, error))
         return FALSE;
     int n_slots = s->sm.max_threads / s->device.warp_size;
     g_autofree Span *spans = g_new0 (Span, n_slots);

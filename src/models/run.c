@@ -247,12 +247,12 @@ warm_launches (const GpuSpec *spec, const KernInstance *k,
 #define RUN_MAX_CACHE_HOST_BYTES ((guint64) 1 << 30)
 
 static gboolean
-check_host_memory (const GpuSpec *spec, const OccResult *occ,
+check_host_memory (const GpuSpec *spec, const OccResult *occ, int n_sm,
                    guint64 launches, GError **error)
 {
     const SpecMem *m = &spec->mem;
     guint64 l1 = (guint64) MAX (occ->l1_bytes, 0);
-    guint64 bytes = memhier_host_bytes (spec, spec->device.sm_count, l1);
+    guint64 bytes = memhier_host_bytes (spec, n_sm, l1);
     /* Launches back to back hold a second L2 beside the GPU's, the one
      * the timed launches start from (RunL2): a 7 GiB L2 took 0.9 GB
      * alone, 1.9 GB with --launches 2. */
@@ -260,16 +260,19 @@ check_host_memory (const GpuSpec *spec, const OccResult *occ,
         bytes += memhier_host_bytes (spec, 0, 0);
     if (bytes <= RUN_MAX_CACHE_HOST_BYTES)
         return TRUE;
+    g_autofree char *l1s = n_sm == spec->device.sm_count
+        ? g_strdup_printf ("device.sm_count = %d L1s", n_sm)
+        : g_strdup_printf ("%d L1%s", n_sm, n_sm == 1 ? "" : "s");
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                  "the caches' tags and miss slots would take %" G_GUINT64_FORMAT " MiB of "
                  "host memory, more than smsim allows (%" G_GUINT64_FORMAT
-                 " MiB): device.sm_count = %d L1s of %" G_GUINT64_FORMAT
+                 " MiB): %s of %" G_GUINT64_FORMAT
                  " B (sm.l1_smem_kib less the launch's shared memory) with "
                  "mem.l1_miss_slots = %d each, and %s of device.l2_kib = "
                  "%d, in lines of mem.l1_line_bytes = %d; take fewer SMs, "
                  "smaller caches or longer lines",
                  bytes >> 20, RUN_MAX_CACHE_HOST_BYTES >> 20,
-                 spec->device.sm_count, l1, m->l1_miss_slots,
+                 l1s, l1, m->l1_miss_slots,
                  launches > 1 ? "two L2s (launches back to back keep the "
                                 "one they start from)" : "an L2",
                  spec->device.l2_kib, m->l1_line_bytes);
@@ -277,7 +280,7 @@ check_host_memory (const GpuSpec *spec, const OccResult *occ,
 }
 
 gboolean
-run_check_caches (const GpuSpec *spec, const OccResult *occ,
+run_check_caches (const GpuSpec *spec, const OccResult *occ, int n_sm,
                   guint64 launches, GError **error)
 {
     const SpecMem *m = &spec->mem;
@@ -301,7 +304,7 @@ run_check_caches (const GpuSpec *spec, const OccResult *occ,
                      "needs %" G_GINT64_FORMAT " B", spec->device.l2_kib,
                      m->l2_assoc, l2_set);
     else
-        return check_host_memory (spec, occ, launches, error);
+        return check_host_memory (spec, occ, n_sm, launches, error);
     return FALSE;
 }
 
@@ -440,8 +443,8 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||
-        !run_check_caches (spec, &out->occ, MAX (options->launches, 1),
-                           error)) {
+        !run_check_caches (spec, &out->occ, spec->device.sm_count,
+                           MAX (options->launches, 1), error)) {
         g_prefix_error (error, "%s: ", k->model->id);
         return FALSE;
     }

@@ -112,12 +112,13 @@ typedef struct {
 } RunResult;
 
 /* Whether the caches the launch leaves can each hold a set: a cache of
- * none would miss on everything without a word; and whether their tags
- * fit in the host memory smsim allows itself, with a second L2 where
- * 'launches' (RunOptions) run back to back.  The L1 is what the
- * unified array leaves beside the launch's shared memory (occ.h). */
+ * none would miss on everything without a word; and whether the tags
+ * of 'n_sm' L1s (a run makes every SM's) and the L2 fit in the host
+ * memory smsim allows itself, with a second L2 where 'launches'
+ * (RunOptions) run back to back.  The L1 is what the unified array
+ * leaves beside the launch's shared memory (occ.h). */
 gboolean run_check_caches (const GpuSpec *spec, const OccResult *occ,
-                           guint64 launches, GError **error);
+                           int n_sm, guint64 launches, GError **error);
 gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,
                      const RunOptions *options, RunResult *out,
                      GError **error);

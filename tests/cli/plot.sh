@@ -137,6 +137,11 @@ contains "$work/err" "--threads -3: must not be negative"
     fail "plot roofline --size 64 has no sgemm-3: $(cat "$work/r64.csv")"
 # sgemm-5..11's tiles are 128 or 256 wide: left out, and said so.
 contains "$work/r64-err" "7 of the 11 SGEMM kernels cannot run at 64"
+# The timeline makes one SM's caches, whatever device.sm_count says:
+# 4096 SMs of 64 MiB L1s would be 32 GiB of tags, one of them 8 MiB.
+"$SMSIM" plot timeline --set device.sm_count=4096 --set sm.l1_smem_kib=65536 \
+    -o "$work/t4096.png" >/dev/null 2>"$work/t4096-err" ||
+    fail "plot timeline on 4096 SMs refused: $(cat "$work/t4096-err")"
 # A kernel that cannot run at the figure's default size says so.
 expect_fail 2 "$SMSIM" plot timeline --kernel sgemm-5 -o "$work/t.png"
 contains "$work/err" "default size (give --size)"
