@@ -67,8 +67,8 @@ gen_write (const CmdEntry *cmd, CliGpuOptions *gpu, const char *kernel,
         k = kern_instance_new (model, preset_spec (preset), size,
                                (const char *const *) params, &error);
     gboolean link = strcmp (output, path) != 0;
-    g_autoptr (Progress) bar = k != NULL ? progress_new ("smsim trace gen", "blocks")
-                                         : NULL;
+    g_autoptr (Progress) bar =
+        k != NULL ? progress_new ("smsim trace gen", "blocks") : NULL;
     if (k != NULL && !trace_write (k, preset_spec (preset)->id, path,
                                    gen_progress, bar, &error) && link)
         g_prefix_error (&error, "-o %s (a link): ", output);

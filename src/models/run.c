@@ -264,8 +264,9 @@ check_host_memory (const GpuSpec *spec, const OccResult *occ, int n_sm,
         ? g_strdup_printf ("device.sm_count = %d L1s", n_sm)
         : g_strdup_printf ("%d L1%s", n_sm, n_sm == 1 ? "" : "s");
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                 "the caches' tags and miss slots would take %" G_GUINT64_FORMAT " MiB of "
-                 "host memory, more than smsim allows (%" G_GUINT64_FORMAT
+                 "the caches' tags and miss slots would take %"
+                 G_GUINT64_FORMAT " MiB of host memory, more than smsim "
+                 "allows (%" G_GUINT64_FORMAT
                  " MiB): %s of %" G_GUINT64_FORMAT
                  " B (sm.l1_smem_kib less the launch's shared memory) with "
                  "mem.l1_miss_slots = %d each, and %s of device.l2_kib = "
