@@ -266,12 +266,21 @@ info_exec (int argc, char **argv)
  * at 'path' names, if none.  That GPU is the file's word, not the
  * user's: one that cannot be loaded is said to be the header's
  * ("unknown GPU 'zz'" named no file), but a --set's fault on it is the
- * --set's, so the header's GPU is loaded alone first. */
+ * --set's, so the header's GPU is loaded alone first.  It is a preset's
+ * name: "x.ini" would be a file found from wherever smsim runs, not
+ * from the trace. */
 static Preset *
 load_replay_preset (CliGpuOptions *gpu, const char *path,
                     const char *header_gpu, GError **error)
 {
     if (gpu->gpu == NULL && gpu->config == NULL) {
+        if (g_str_has_suffix (header_gpu, ".ini")) {
+            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
+                         "%s: its header's 'gpu %s' names a file, not a "
+                         "preset (traces/FORMAT.md); give the GPU with "
+                         "--gpu or --config", path, header_gpu);
+            return NULL;
+        }
         g_autoptr (Preset) alone = preset_load (header_gpu, NULL, NULL, error);
         if (alone == NULL) {
             g_prefix_error (error, "%s: its header's 'gpu %s' (--gpu picks "

@@ -202,6 +202,12 @@ kern_instance_new (const KernModel *model, const GpuSpec *spec, gint64 size,
     return g_steal_pointer (&k);
 }
 
+const char *
+kern_where (const KernInstance *k)
+{
+    return k->where != NULL ? k->where : k->model->id;
+}
+
 gboolean
 kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
 {
@@ -210,7 +216,7 @@ kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: a block of %d x %d threads exceeds %s's largest "
                      "dimensions, %d x %d (device.max_block_x, "
-                     "device.max_block_y)", k->model->id, bx, by, spec->id,
+                     "device.max_block_y)", kern_where (k), bx, by, spec->id,
                      spec->device.max_block_x, spec->device.max_block_y);
         return FALSE;
     }
@@ -219,7 +225,7 @@ kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
                      "%s: size %" G_GINT64_FORMAT ": grid %" G_GUINT64_FORMAT
                      " x %" G_GUINT64_FORMAT " exceeds %s's largest, %d x %d "
-                     "(device.max_grid_x, device.max_grid_y)", k->model->id,
+                     "(device.max_grid_x, device.max_grid_y)", kern_where (k),
                      k->size, k->grid_x, k->grid_y, spec->id,
                      spec->device.max_grid_x, spec->device.max_grid_y);
         return FALSE;
@@ -230,7 +236,7 @@ kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
                      "%s: size %" G_GINT64_FORMAT ": its buffers take %.1f "
                      "GiB; %s has %.1f GiB of device memory "
-                     "(device.global_mem_mib)", k->model->id, k->size,
+                     "(device.global_mem_mib)", kern_where (k), k->size,
                      k->device_bytes / 1073741824.0, spec->id,
                      memory / 1073741824.0);
         return FALSE;

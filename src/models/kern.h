@@ -62,6 +62,9 @@ typedef struct {
     guint64 iterations;             /* main-loop iterations per block */
 
     void *data;                     /* the model's own, owned */
+    const char *where;              /* what errors about the launch name:
+                                     * a trace's file and kernel (in
+                                     * data); NULL: the model's id */
 } KernInstance;
 
 struct KernModel {
@@ -93,6 +96,10 @@ void kern_instance_free (KernInstance *k);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KernInstance, kern_instance_free)
 
 guint64 kern_blocks (const KernInstance *k);
+
+/* What an error about 'k''s launch names: the model's id, or for a
+ * replayed trace the file its header came from ("x.trace (sgemm-3)"). */
+const char *kern_where (const KernInstance *k);
 /* Warps per block (a partial last warp counts). */
 int kern_warps (const KernInstance *k);
 InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);

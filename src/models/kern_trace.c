@@ -14,6 +14,7 @@
 typedef struct {
     KernModel model;
     KernParam params[KERN_MAX_PARAMS];
+    char *where;
     TraceReader *reader;
 } TraceKern;
 
@@ -41,14 +42,16 @@ trace_free (void *data)
 {
     TraceKern *t = data;
     trace_reader_free (t->reader);
+    g_free (t->where);
     g_free (t);
 }
 
 static void
-fill_instance (KernInstance *k, TraceKern *t)
+fill_instance (KernInstance *k, TraceKern *t, const char *path)
 {
     const TraceHead *h = trace_reader_head (t->reader);
     t->model.id = h->kernel;
+    t->where = g_strdup_printf ("%s (%s)", path, h->kernel);
     t->model.summary = "replayed from a trace file";
     t->model.params = t->params;
     t->model.n_params = h->n_params;
@@ -73,6 +76,7 @@ fill_instance (KernInstance *k, TraceKern *t)
     k->flops = h->flops;
     k->iterations = h->iterations;
     k->data = t;
+    k->where = t->where;
 }
 
 KernInstance *
@@ -84,7 +88,7 @@ kern_trace_open (const char *path, GError **error)
     TraceKern *t = g_new0 (TraceKern, 1);
     KernInstance *k = g_new0 (KernInstance, 1);
     t->reader = g_steal_pointer (&r);
-    fill_instance (k, t);
+    fill_instance (k, t, path);
     return k;
 }
 

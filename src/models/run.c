@@ -326,7 +326,7 @@ check_options (const GpuSpec *spec, const KernInstance *k,
                                    " iterations", o->window)
                 : g_strdup ("a sampled run");
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
-                     "%s: %s was asked for, but %s", k->model->id, what,
+                     "%s: %s was asked for, but %s", kern_where (k), what,
                      o->mode == RUN_EXACT
                          ? "the run is exact"
                          : "the launch has no main loop a sampled run can "
@@ -343,7 +343,7 @@ check_options (const GpuSpec *spec, const KernInstance *k,
     if (o->window > k->iterations) {
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                      "%s: a window of %" G_GUINT64_FORMAT " iterations: the "
-                     "main loop has %" G_GUINT64_FORMAT, k->model->id,
+                     "main loop has %" G_GUINT64_FORMAT, kern_where (k),
                      o->window, k->iterations);
         return FALSE;
     }
@@ -354,7 +354,7 @@ check_options (const GpuSpec *spec, const KernInstance *k,
                      "%s: static shared memory of %" G_GINT64_FORMAT " B a "
                      "block: its shared accesses reach %" G_GINT64_FORMAT
                      " B; an override may add to that, not take from it",
-                     k->model->id, o->smem, k->static_smem);
+                     kern_where (k), o->smem, k->static_smem);
         return FALSE;
     }
     return TRUE;
@@ -378,7 +378,7 @@ check_count (const KernInstance *k, guint64 blocks, GError **error)
     g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
                  "%s: about %.2g warp instructions, more than smsim counts "
                  "(%.2g): its stall counters would overflow; take a "
-                 "smaller --size or --param", k->model->id, n,
+                 "smaller --size or --param", kern_where (k), n,
                  RUN_MAX_WARP_INSTRUCTIONS);
     return FALSE;
 }
@@ -398,7 +398,7 @@ check_by_waves (const GpuSpec *spec, const KernInstance *k,
                  "%s: a sampled run was asked for, but the launch has no "
                  "main loop a sampled run can cut (4 or more iterations, "
                  "not empty, and in a trace iteration markers: "
-                 "traces/FORMAT.md), %s", k->model->id,
+                 "traces/FORMAT.md), %s", kern_where (k),
                  o->detailed_sms > 0
                      ? "and a run sampled by waves takes every SM in full "
                        "(no --detailed-sms)"
@@ -446,7 +446,7 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     if (!occ_check (spec, &out->launch, &out->occ, error) ||
         !run_check_caches (spec, &out->occ, spec->device.sm_count,
                            MAX (options->launches, 1), error)) {
-        g_prefix_error (error, "%s: ", k->model->id);
+        g_prefix_error (error, "%s: ", kern_where (k));
         return FALSE;
     }
     out->blocks = kern_blocks (k);

@@ -199,4 +199,17 @@ contains "$work/err" "$work/gpu.trace: its header's 'gpu zz' (--gpu picks anothe
 expect_fail 2 "$SMSIM" trace replay "$good" --set device.sm_count=0
 contains "$work/err" "smsim trace replay: --set [device] sm_count = 0: must be 1..4096"
 grep -q "its header's" "$work/err" && fail "a --set's fault blamed on the header"
+# The header names a preset, never a file: 'gpu evil.ini' was loaded
+# from the directory smsim ran in, whatever the trace's own directory.
+sed 's/^gpu a6000$/gpu evil.ini/' "$good" >"$work/ini.trace"
+cp "$top_srcdir/src/models/presets/a6000.ini" "$work/evil.ini"
+(cd "$work" && "$SMSIM" trace replay ini.trace >/dev/null 2>"$work/err") &&
+    fail "a header's 'gpu evil.ini' loaded the file beside smsim"
+contains "$work/err" "ini.trace: its header's 'gpu evil.ini' names a file, not a preset"
+# A launch the GPU cannot hold names the trace, not the kernel alone:
+# 48 KiB is the most a kernel declares statically (CUDA C++ Programming
+# Guide, shared memory), so one byte more is refused.
+sed 's/^smem .*/smem 49153 0/' "$good" >"$work/smem.trace"
+expect_fail 2 "$SMSIM" trace replay "$work/smem.trace" --gpu a6000
+contains "$work/err" "$work/smem.trace (pmpp-tiled): 49153 B of static shared memory cannot launch"
 echo "trace errors ok"
