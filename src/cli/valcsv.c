@@ -239,14 +239,34 @@ check_unique (GHashTable *seen, const FigValidRow *row, guint line,
     return TRUE;
 }
 
+static guint
+count_lines (const char *text)
+{
+    guint n = 1;
+    for (const char *p = text; *p != '\0'; p++)
+        n += *p == '\n';
+    return n;
+}
+
 GArray *
 valcsv_read (const char *path, GError **error)
 {
     g_autofree char *text = NULL;
     g_autofree char *why = NULL;
     Header h = { { 0 }, -1, 0 };
-    if (!textfile_read_text (path, "a validation CSV", &text, NULL, error))
+    gsize length;
+    if (!textfile_read_text (path, "a validation CSV", &text, &length, error))
         return NULL;
+    /* validate ends every row with a line break: a last row without one
+     * is a file cut short, the kernels after it missing, the row itself
+     * perhaps cut inside its source, which nothing else would tell. */
+    if (length > 0 && text[length - 1] != '\n') {
+        g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_INPUT,
+                     "%s:%u: the last line has no line break: a file cut "
+                     "short? (`smsim validate --format csv` ends every "
+                     "row with one)", path, count_lines (text));
+        return NULL;
+    }
     g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
     g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (FigValidRow));
     g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,

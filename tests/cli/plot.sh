@@ -180,6 +180,13 @@ contains "$work/err" "dup.csv:7: a100 sgemm-2 again (first on line 4)"
 sed 's/5043.0,5451.9,-7.50/5043.0,5451.9,+90/' "$work/v.csv" >"$work/contra.csv"
 expect_fail 2 "$SMSIM" plot 6 --from "$work/contra.csv"
 contains "$work/err" "contra.csv:6: error_pct = +90, but simulated_gflops = 5043.0 and reference_gflops = 5451.9 give -7.50"
+# A table cut inside a row (here before the line break of line 4,
+# whose source may have run on) lost the rows after it and shows no
+# other sign: its last line lacks the line break validate always writes.
+head -n 4 "$work/v.csv" | head -c -1 >"$work/cut.csv"
+expect_fail 2 "$SMSIM" plot 6 --from "$work/cut.csv" -o "$work/cut-fig.png"
+contains "$work/err" "cut.csv:4: the last line has no line break"
+[ ! -e "$work/cut-fig.png" ] || fail "cut.csv: a figure drawn from a cut table"
 # A row the figure would not draw as it stands: another GPU or a kernel
 # with no published figure vanished from it, another size was drawn
 # under "at 4096".  Refused, naming the line.
