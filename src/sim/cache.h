@@ -24,7 +24,9 @@ void cache_free (Cache *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Cache, cache_free)
 
 /* The host memory cache_new takes for such a cache, its tags: what a
- * caller checks before a what-if cache of gigabytes is made. */
+ * caller checks before a what-if cache of gigabytes is made.  Not the
+ * 4 bytes a way that line addresses past 2^32 add later: no model's
+ * memory reaches them, only a hand-made trace's addresses can. */
 guint64 cache_host_bytes (guint64 bytes, int line_bytes, int sector_bytes,
                           int assoc);
 
