@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "models/kern_trace.h"
 #include "models/run.h"
+#include "models/run_sample.h"
 
 /* The L2 the timed launches started from (RunWarm). */
 static const char *
@@ -286,6 +287,33 @@ progress (void *ctx, guint64 done, guint64 total)
     progress_update (ctx, done, total);
 }
 
+/* Past this many warp instructions an exact run takes minutes: about
+ * 2 million a second on one 2.3 GHz core (sgemm-2 at 1024, 1.6e8 of
+ * them in 65 s; sgemm-1 at 4096, 9.9e9, 3.2 of its 16384 blocks a
+ * second over the first 40 s, 1.9 million). */
+#define LONG_RUN_INSTRUCTIONS 1e9
+#define HOST_INSTRUCTIONS_PER_S 2e6
+
+/* Before an --exact run of many minutes, what it will cost: the bar's
+ * estimate of the time left comes only once blocks retire.  On a
+ * terminal only, as the bar: a script's log holds the report alone. */
+static void
+warn_long_exact (const CmdEntry *cmd, const KernInstance *k,
+                 const ReportOptions *a, const Progress *bar)
+{
+    if (bar == NULL || !a->exact)
+        return;
+    /* Launches back to back run two: a warm-up and the timed one. */
+    double n = run_estimate_instructions (k, kern_blocks (k)) *
+               (a->launches > 1 ? 2 : 1);
+    if (n < LONG_RUN_INSTRUCTIONS)
+        return;
+    fprintf (stderr, "smsim %s: an exact run of about %.1f billion warp "
+             "instructions: some %.0f minutes at 2 million a second (one "
+             "2.3 GHz core); --sampled takes seconds\n", cmd->name, n / 1e9,
+             n / HOST_INSTRUCTIONS_PER_S / 60);
+}
+
 int
 report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
             const ReportOptions *a, CliFormat format)
@@ -322,6 +350,7 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     }
     g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
     g_autoptr (Progress) bar = progress_new (label, "blocks");
+    warn_long_exact (cmd, k, a, bar);
     RunOptions o = { a->regs != G_MININT64 ? a->regs : -1,
                      a->smem != G_MININT64 ? a->smem : -1,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,

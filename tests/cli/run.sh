@@ -341,4 +341,22 @@ contains "$work/ls" '"warm_l2_simulated" : false'
 contains "$work/lj" '"launches" : 50'
 contains "$work/lj" '"warm_l2_simulated" : true'
 contains "$work/lj" '"warm_l2" : "warm-up"'
+# An --exact run of many minutes says so first, on a terminal (script
+# gives it one; timeout ends the run): its warp instructions, which the
+# sampled run counts on its own, to a tenth of a billion.
+if command -v script >/dev/null 2>&1; then
+    n=$("$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 4096 --format json |
+        sed -n 's/^ *"warp_instructions" : \([0-9]*\).*/\1/p')
+    want=$(awk -v n="$n" 'BEGIN { printf "about %.1f billion warp instructions", n / 1e9 }')
+    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 4096 --exact" \
+        /dev/null >"$work/tty" 2>&1 || :
+    contains "$work/tty" "smsim run: an exact run of $want"
+    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 256 --exact" \
+        /dev/null >"$work/tty" 2>&1 || :
+    grep -q "an exact run of" "$work/tty" && fail "a short exact run was warned of"
+fi
+# Not in a log: standard error is a file.
+timeout 3 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 4096 --exact \
+    >/dev/null 2>"$work/err" || :
+grep -q "an exact run of" "$work/err" && fail "the warning went into a log"
 echo "run ok"
