@@ -706,6 +706,15 @@ Test (kern, sgemm_rejects_untiled_sizes)
     cr_assert (strstr (error->message, "out of bounds") != NULL, "%s",
                error->message);
     g_clear_error (&error);
+    /* Kernels 1 and 2 do check their bounds (kernels/cuda/sgemm.cuh):
+     * the refusal is the model's, and must not say otherwise. */
+    k = kern_instance_new (kern_find ("sgemm-1"), preset_spec (p), 1000, NULL,
+                           &error);
+    cr_assert_null (k);
+    cr_assert (strstr (error->message, "the CUDA kernel checks its bounds") !=
+                   NULL && strstr (error->message, "no bounds checks") == NULL,
+               "%s", error->message);
+    g_clear_error (&error);
     const char *bad[] = { "TM=3", NULL };
     k = kern_instance_new (kern_find ("sgemm-6"), preset_spec (p), 1024, bad,
                            &error);

@@ -669,11 +669,20 @@ check (const Sgemm *g, const KernInstance *k, GError **error)
         why = check_passes (g);
     if (why == NULL && (g->m % (guint64) g->bm || g->n % (guint64) g->bn ||
                         g->k % (guint64) (g->kernel <= 2 ? 16 : g->bk))) {
+        /* Kernels 1 and 2 check their bounds (kernels/cuda/sgemm.cuh)
+         * and step K by 16, 8, 4 and 1 (the SASS); the model plays
+         * whole 32 x 32 blocks and steps of 16 alone: a warp whose
+         * threads all fail the check would exit before the loop, which
+         * the sampling's probe does not count. */
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
                      "%s: size %" G_GINT64_FORMAT " is not a multiple of the "
-                     "%dx%d tile (and of %d along K): the kernel has no bounds "
-                     "checks and would read out of bounds", k->model->id,
-                     k->size, g->bm, g->bn, g->kernel <= 2 ? 16 : g->bk);
+                     "%dx%d tile (and of %d along K): %s", k->model->id,
+                     k->size, g->bm, g->bn, g->kernel <= 2 ? 16 : g->bk,
+                     g->kernel <= 2
+                         ? "the CUDA kernel checks its bounds, but smsim's "
+                           "model of it plays whole tiles only"
+                         : "the kernel has no bounds checks and would read "
+                           "out of bounds");
         return FALSE;
     }
     if (why != NULL) {
