@@ -296,6 +296,12 @@ kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply)
 }
 
 gboolean
+kern_stream_plays_loop (const InstrStream *s)
+{
+    return kgen_stream_plays_loop (s);
+}
+
+gboolean
 kern_stream_position (const InstrStream *s, gint64 *iteration)
 {
     int seg;

@@ -60,6 +60,10 @@ typedef struct {
     double device_bytes;            /* its buffers in device memory; 0:
                                      * not known (a trace's) */
     guint64 iterations;             /* main-loop iterations per block */
+    gboolean uneven;                /* blocks at C's edge do less work (a
+                                     * bounds check): sampling, which
+                                     * extrapolates from blocks alike, is
+                                     * not chosen unasked */
 
     void *data;                     /* the model's own, owned */
     const char *where;              /* what errors about the launch name:
@@ -106,6 +110,11 @@ InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
 /* The same with the main loop cut to 'iterations' (a sampling window). */
 InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,
                                     int warp, guint64 iterations);
+
+/* Whether 's' plays the main loop: FALSE for a warp whose threads all
+ * exit at the kernel's bounds check, which a probe does not watch. */
+gboolean kern_stream_plays_loop (const InstrStream *s);
+
 /* Where the instruction stream 's' (a model's or a trace's) last
  * returned stands: -1 in the prologue, i in main-loop iteration i (from
  * 0), the stream's window in the epilogue.  FALSE if it cannot tell. */

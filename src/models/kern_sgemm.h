@@ -32,6 +32,12 @@ enum {
 #define ARG_SHIFT 12
 #define ARG_LOW(arg) ((arg) & ((1 << ARG_SHIFT) - 1))
 
+/* Kernels 1 and 2's loads past the loop (K mod 16 steps, kern_sgemm.c
+ * naive_tail) carry ARG_TAIL above their step: they read from the
+ * loop's end, K / 16 x 16, whatever window the stream plays, as a
+ * trace records them (its epilogue comes after the whole loop). */
+#define ARG_TAIL (1 << ARG_SHIFT)
+
 /* Kernel 11's guard selectors: GD_LOAD + s guards the loads of the
  * slice s past the iteration's first, GD_COMPUTE + s its inner
  * product. */

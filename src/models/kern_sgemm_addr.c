@@ -183,15 +183,18 @@ kern_sgemm_lane_addr (const KProgram *p, guint64 block, int tid,
     int arg = ARG_LOW (op->arg), above = op->arg >> ARG_SHIFT;
     guint64 k0 = (iter * (guint64) g->stages + (guint64) above) *
                  (guint64) (g->kernel <= 2 ? 16 : g->bk);
+    /* Kernels 1 and 2: step k of the loop, or of the tail after it. */
+    guint64 kk = (g->kernel <= 2 && above ? g->slices * 16 : iter * 16) +
+                 (guint64) arg;
     switch (op->addr) {
     case AD_A_ROW:
-        return g->a + ((bx * 32 + (guint64) lane) * g->k + k0 + (guint64) op->arg) * 4;
+        return g->a + ((bx * 32 + (guint64) lane) * g->k + kk) * 4;
     case AD_B_BCAST:
-        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) warp) * 4;
+        return g->b + (kk * g->n + by * 32 + (guint64) warp) * 4;
     case AD_A_BCAST:
-        return g->a + ((bx * 32 + (guint64) warp) * g->k + k0 + (guint64) op->arg) * 4;
+        return g->a + ((bx * 32 + (guint64) warp) * g->k + kk) * 4;
     case AD_B_ROW:
-        return g->b + ((k0 + (guint64) op->arg) * g->n + by * 32 + (guint64) lane) * 4;
+        return g->b + (kk * g->n + by * 32 + (guint64) lane) * 4;
     case AD_C:
         if (g->kernel == 1)
             return g->c + ((bx * 32 + (guint64) lane) * g->n + by * 32 + (guint64) warp) * 4;

@@ -190,6 +190,7 @@ typedef struct {
     guint64 iterations;
     gboolean done;
     gboolean lg_only;      /* a mirror's: local/global-queue ops alone */
+    gboolean exits;        /* after the prologue (kgen_stream_new_exiting) */
     Instr instr;
 } KStream;
 
@@ -206,6 +207,10 @@ static gboolean
 advance (KStream *s)
 {
     for (;;) {
+        if (s->exits && s->seg == KGEN_BODY) {
+            s->seg = KGEN_EPILOGUE;
+            return FALSE;
+        }
         if (s->seg == KGEN_BODY && s->iter >= s->iterations) {
             s->seg++;
             s->pc = 0;
@@ -297,6 +302,20 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
     s->active = active;
     s->iterations = iterations;
     return &s->base;
+}
+
+InstrStream *
+kgen_stream_new_exiting (const KProgram *p, guint64 block, int warp)
+{
+    InstrStream *stream = kgen_stream_new (p, block, warp, 0xffffffffu, 0);
+    ((KStream *) stream)->exits = TRUE;
+    return stream;
+}
+
+gboolean
+kgen_stream_plays_loop (const InstrStream *stream)
+{
+    return stream->ops != &kstream_ops || !((const KStream *) stream)->exits;
 }
 
 gboolean

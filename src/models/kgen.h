@@ -101,6 +101,16 @@ guint kgen_count (const KProgram *p, int segment, InstrOp op);
 InstrStream *kgen_stream_new (const KProgram *p, guint64 block, int warp,
                               guint32 active, guint64 iterations);
 
+/* The stream of a warp whose every thread fails the kernel's bounds
+ * check: the prologue, where the check is, with all lanes, then EXIT
+ * (as the epilogue's, so a trace records it there); it plays no loop
+ * (kgen_stream_plays_loop). */
+InstrStream *kgen_stream_new_exiting (const KProgram *p, guint64 block,
+                                      int warp);
+
+/* FALSE for a stream of kgen_stream_new_exiting; TRUE for any other. */
+gboolean kgen_stream_plays_loop (const InstrStream *stream);
+
 /* Make 'stream', not yet read, yield only its local/global-queue
  * (PIPE_LG) instructions and no EXIT: a mirror SM's (gpu.h).  FALSE
  * if 'stream' is not played from a program. */

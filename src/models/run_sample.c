@@ -305,7 +305,7 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
         return FALSE;
     if (o->mode == RUN_SAMPLED || o->window > 0)
         return TRUE;
-    return run_is_large (k, blocks);
+    return !k->uneven && run_is_large (k, blocks);
 }
 
 /* Full waves in a sampled run (then the partial last wave).  With one

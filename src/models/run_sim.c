@@ -11,7 +11,10 @@ open_warp (void *ctx, guint64 block, int warp)
 {
     const RunWindow *w = ctx;
     InstrStream *s = kern_open_warp_window (w->k, block, warp, w->iterations);
-    return w->probe != NULL ? probe_wrap (w->probe, s, block) : s;
+    /* A warp that exits before the loop does no iteration's work: the
+     * probe measures the warps that do. */
+    return w->probe != NULL && kern_stream_plays_loop (s)
+               ? probe_wrap (w->probe, s, block) : s;
 }
 
 static InstrStream *
