@@ -259,6 +259,9 @@ check_replay_streams (const char *id, gint64 size, const char *p0,
     cr_assert_eq (t->iterations, k->iterations);
     cr_assert_eq (t->regs, k->regs);
     cr_assert_eq (t->flops, k->flops);
+    /* Blocks unlike (threads idle past a bounds check) are told from
+     * the trace's lanes as the model knows them. */
+    cr_assert_eq (t->uneven, k->uneven, "%s at %" G_GINT64_FORMAT, id, size);
     assert_streams_equal (k, t, k->iterations);
     assert_streams_equal (k, t, window);
 }
@@ -277,6 +280,16 @@ Test (trace, pmpp_streams_replay_exactly_whole_and_windowed_gzip)
 Test (trace, sgemm_streams_replay_exactly_whole_and_windowed)
 {
     check_replay_streams ("sgemm-5", 128, NULL, "sgemm5.trace", 3);
+}
+
+/* Kernels 1 and 2 at 100: the last row and column of their 4 x 4
+ * blocks have idle lanes and warps that exit before the loop, and
+ * K's last 100 mod 16 = 4 steps come after it (6 iterations). */
+Test (trace, naive_sgemm_streams_replay_exactly_at_any_size)
+{
+    check_replay_streams ("sgemm-1", 100, NULL, "sgemm1-100.trace", 3);
+    check_replay_streams ("sgemm-2", 100, NULL, "sgemm2-100.trace", 3);
+    check_replay_streams ("sgemm-2", 128, NULL, "sgemm2-128.trace", 3);
 }
 
 /* run_kernel on the model and on its trace: the same counters, bit for

@@ -950,21 +950,25 @@ static const KernParam params_11[] = {
     WARPTILE (128, 256, 16, 8, 8, 128, 32, 1, 256)
 };
 
-#define SGEMM_MODEL(n, summary, params, n_params)                            \
+#define SGEMM_MODEL(n, summary, params, n_params, size_help)                 \
     static gboolean setup_##n (KernInstance *k, const GpuSpec *s, GError **e) \
     {                                                                        \
         return setup_kernel (k, s, n, e);                                    \
     }                                                                        \
     const KernModel kern_sgemm##n##_model = {                                \
-        "sgemm-" #n, summary, params, n_params, "M = N = K",                 \
+        "sgemm-" #n, summary, params, n_params, size_help,                   \
         setup_##n, open_warp, free_data                                      \
     };
 #define SGEMM_TILED(n, summary)                                              \
-    SGEMM_MODEL (n, summary, params_##n, G_N_ELEMENTS (params_##n))
+    SGEMM_MODEL (n, summary, params_##n, G_N_ELEMENTS (params_##n),          \
+                 "M = N = K, a multiple of BM, BN and BK")
 
-SGEMM_MODEL (1, "naive: a warp's lanes walk rows of A (uncoalesced)", NULL, 0)
-SGEMM_MODEL (2, "global-memory coalescing: a warp's lanes walk columns", NULL, 0)
-SGEMM_MODEL (3, "shared-memory tiles of 32x32", NULL, 0)
+SGEMM_MODEL (1, "naive: a warp's lanes walk rows of A (uncoalesced)", NULL, 0,
+             "M = N = K, any (bounds-checked)")
+SGEMM_MODEL (2, "global-memory coalescing: a warp's lanes walk columns", NULL, 0,
+             "M = N = K, any (bounds-checked)")
+SGEMM_MODEL (3, "shared-memory tiles of 32x32", NULL, 0,
+             "M = N = K, a multiple of 32")
 SGEMM_TILED (4, "1D blocktiling: 8 results per thread")
 SGEMM_TILED (5, "2D blocktiling: 8x8 results per thread")
 SGEMM_TILED (6, "vectorized (float4) loads, As transposed")

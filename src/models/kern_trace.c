@@ -79,16 +79,49 @@ fill_instance (KernInstance *k, TraceKern *t, const char *path)
     k->where = t->where;
 }
 
+/* Whether the blocks are alike, by their lane-instructions: sampling
+ * extrapolates from some blocks to the rest (KernInstance.uneven). */
+typedef struct {
+    guint64 block;
+    guint64 lanes;         /* of the block being read */
+    guint64 first;         /* of block 0 */
+    gboolean uneven;
+} Weigh;
+
+static void
+weigh_done (Weigh *w)
+{
+    if (w->block == 0)
+        w->first = w->lanes;
+    else if (w->lanes != w->first)
+        w->uneven = TRUE;
+}
+
+static void
+weigh (void *ctx, guint64 block, const Instr *in)
+{
+    Weigh *w = ctx;
+    if (block != w->block) {
+        weigh_done (w);
+        w->block = block;
+        w->lanes = 0;
+    }
+    w->lanes += (guint64) sim_popcount32 (in->active);
+}
+
 KernInstance *
 kern_trace_open (const char *path, GError **error)
 {
     g_autoptr (TraceReader) r = trace_reader_open (path, error);
-    if (r == NULL || !trace_reader_scan (r, NULL, NULL, error))
+    Weigh w = { 0, 0, 0, FALSE };
+    if (r == NULL || !trace_reader_scan (r, weigh, &w, error))
         return NULL;
+    weigh_done (&w);
     TraceKern *t = g_new0 (TraceKern, 1);
     KernInstance *k = g_new0 (KernInstance, 1);
     t->reader = g_steal_pointer (&r);
     fill_instance (k, t, path);
+    k->uneven = w.uneven;
     return k;
 }
 

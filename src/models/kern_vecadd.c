@@ -47,6 +47,8 @@ setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->regs = kern_regs_lookup ("vecadd", "default", spec);
     g_assert (k->regs > 0);
     k->flops = (double) k->size;
+    /* The last block's threads past N fail the bounds check. */
+    k->uneven = k->size % block != 0;
     k->device_bytes = 3.0 * 4 * (double) k->size;     /* x, y and z */
     k->iterations = 0;
     KProgram *p = kgen_program_new (k, address);

@@ -244,6 +244,7 @@ typedef struct {
     TraceReader *r;
     TraceVisitFn visit;
     void *ctx;
+    guint64 block;         /* the block being read */
     guint64 line;          /* the line being read */
     guint64 section_line;
     GString *text;
@@ -321,7 +322,7 @@ scan_instruction (Scan *sc, const char *line, int warp, gboolean last,
         return trace_format_error (error,
                                    "the warp's epilogue must end with EXIT");
     if (sc->visit != NULL)
-        sc->visit (sc->ctx, &in);
+        sc->visit (sc->ctx, sc->block, &in);
     return TRUE;
 }
 
@@ -420,13 +421,15 @@ trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
                    GError **error)
 {
     g_autoptr (GString) text = g_string_new (NULL);
-    Scan sc = { r, visit, ctx, r->head_lines + 1, 0, text };
+    Scan sc = { r, visit, ctx, 0, r->head_lines + 1, 0, text };
     guint64 off = r->first, blocks = trace_head_blocks (&r->head);
     gboolean ok = TRUE;
     trace_file_lock (r->file);
     for (guint64 b = 0; b < blocks && ok; b++)
-        for (guint64 i = 0; i < r->head.iterations + 2 && ok; i++)
+        for (guint64 i = 0; i < r->head.iterations + 2 && ok; i++) {
+            sc.block = b;
             ok = scan_section (&sc, b, i, &off, error);
+        }
     ok = ok && scan_end (&sc, off, error);
     trace_file_unlock (r->file);
     return ok;

@@ -36,8 +36,9 @@ const TraceHead *trace_reader_head (const TraceReader *r);
 const char *trace_reader_path (const TraceReader *r);
 gboolean trace_reader_is_gzip (const TraceReader *r);
 
-/* Called with each instruction of the file, in file order. */
-typedef void (*TraceVisitFn) (void *ctx, const Instr *in);
+/* Called with each instruction of the file, in file order, and the
+ * block it is of. */
+typedef void (*TraceVisitFn) (void *ctx, guint64 block, const Instr *in);
 
 /* Check the whole file; 'visit' may be NULL. */
 gboolean trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
