@@ -485,6 +485,20 @@ Test (fig, titles_name_the_size_as_the_kernel_reads_it)
                         "%s", vec.vars->str);
 }
 
+/* The timeline's warp-slot axis counts a block's warps: 33 threads are
+ * two warps (the second with one lane), not 33 / 32 = 1. */
+Test (fig, timeline_counts_a_partial_warp)
+{
+    static const char *const params[] = { "BLOCK=33", NULL };
+    FigOptions o = FIG_OPTIONS_INIT;
+    o.kernel = "vecadd";
+    o.size = 66;
+    o.params = params;
+    g_auto (FigData) d = build ("timeline", &o);
+    cr_assert_not_null (strstr (d.vars->str, "\nwarps_per_block = 2\n"),
+                        "%s", d.vars->str);
+}
+
 /* ------------------------------------------------------------------ */
 /* Figure 11: what-if                                                  */
 

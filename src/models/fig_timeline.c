@@ -213,6 +213,7 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     g_autofree char *size_label = fig_size_label (k->model->id, k->size);
     fig_var_str (d, "size_label", "%s", size_label);
     fig_var_num (d, "threads", k->threads);
+    fig_var_num (d, "warps_per_block", kern_warps (k));
     fig_var_num (d, "blocks", (double) kern_blocks (k));
     fig_var_num (d, "cycles", (double) t.end);
     fig_var_num (d, "n_slots", t.rows);
