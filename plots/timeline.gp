@@ -28,10 +28,11 @@ in(g) = column("group") == g ? column("slot") : NaN
 
 # The whole launch runs on one SM (fig_timeline.c), not spread over the
 # GPU's SMs as the hardware would: the title says so.
-set title sprintf("Warp timeline on the %s: %s, %d x %d, the launch's %d %s of %d threads, all on one SM\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
-    gpu, kernel, size, size, blocks, blocks == 1 ? "block" : "blocks", threads)
+set title sprintf("Warp timeline on the %s: %s, %s, the launch's %d %s of %d threads, all on one SM\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
+    gpu, kernel, size_label, blocks, blocks == 1 ? "block" : "blocks", threads)
 set xlabel 'cycle'
-set ylabel sprintf('warp slot (%d warps per block)', threads / 32)
+set ylabel sprintf('warp slot (%d %s per block)', warps_per_block, \
+    warps_per_block == 1 ? "warp" : "warps")
 set xrange [0:cycles * 1.01]
 set yrange [n_slots - 0.5:-0.5]
 set ytics 0, 4 scale 0

@@ -6,8 +6,8 @@ fig_w = 5.5; fig_h = 3.6
 load stylefile
 
 at(r) = strcol("resource") eq r ? column("relative_time") : NaN
-set title sprintf("What if the SM had more or less of one resource?\n%s, %d x %d on the %s (simulated, %s; 1 = %.3f ms)", \
-    kernel, size, size, gpu, sampling, base_ms)
+set title sprintf("What if the SM had more or less of one resource?\n%s, %s on the %s (simulated, %s; 1 = %.3g ms)", \
+    kernel, size_label, gpu, sampling, base_ms)
 set logscale x 2
 set xrange [0.2:5]
 set xtics ('1/4' 0.25, '1/2' 0.5, '1' 1, '2' 2, '4' 4)

@@ -474,6 +474,36 @@ Test (fig, timeline_draws_the_sm_states)
     cr_assert_float_eq (shares, 100.0, 1e-6);
 }
 
+/* The timeline's and the what-if's titles name the size as the kernel
+ * reads it: PMPP's --size 32 is a 32 x 32 matrix, vecadd's --size 256
+ * is 256 elements, no 256 x 256 matrix. */
+Test (fig, titles_name_the_size_as_the_kernel_reads_it)
+{
+    FigOptions o = FIG_OPTIONS_INIT;
+    g_auto (FigData) pmpp = build ("timeline", &o);
+    cr_assert_not_null (strstr (pmpp.vars->str, "\nsize_label = '32 x 32'\n"),
+                        "%s", pmpp.vars->str);
+    o.kernel = "vecadd";
+    o.size = 256;
+    g_auto (FigData) vec = build ("timeline", &o);
+    cr_assert_not_null (strstr (vec.vars->str, "\nsize_label = '--size 256'\n"),
+                        "%s", vec.vars->str);
+}
+
+/* The timeline's warp-slot axis counts a block's warps: 33 threads are
+ * two warps (the second with one lane), not 33 / 32 = 1. */
+Test (fig, timeline_counts_a_partial_warp)
+{
+    static const char *const params[] = { "BLOCK=33", NULL };
+    FigOptions o = FIG_OPTIONS_INIT;
+    o.kernel = "vecadd";
+    o.size = 66;
+    o.params = params;
+    g_auto (FigData) d = build ("timeline", &o);
+    cr_assert_not_null (strstr (d.vars->str, "\nwarps_per_block = 2\n"),
+                        "%s", d.vars->str);
+}
+
 /* ------------------------------------------------------------------ */
 /* Figure 11: what-if                                                  */
 
@@ -504,6 +534,8 @@ Test (fig, whatif_relative_to_the_preset, .timeout = 120)
      * warp instructions: far below the 2 x 10^7 above which a run is
      * sampled (RUN_AUTO), so every design runs exact. */
     cr_assert_not_null (strstr (d.vars->str, "\nsampling = 'exact'\n"),
+                        "%s", d.vars->str);
+    cr_assert_not_null (strstr (d.vars->str, "\nsize_label = '64 x 64'\n"),
                         "%s", d.vars->str);
 }
 

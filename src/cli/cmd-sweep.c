@@ -241,6 +241,8 @@ static const char description[] =
     "sampled, window_iterations and waves (as `smsim run --format json`\n"
     "names them; not its ceiling, launches or warm-up), in occupancy mode\n"
     "blocks_per_sm, warps_per_sm, occupancy, limiter, textbook_occupancy;\n"
+    "units: occupancies in %, hit rates as fractions (0.936, not 93.6),\n"
+    "time_ms in ms, dram_bytes in bytes, the bandwidths (*_gbs) in GB/s;\n"
     "the last column, error, says why a point could not run (its other\n"
     "results are then empty) and the sweep goes on.\n\n"
     "KEY: a preset key GROUP.KEY (`smsim query --keys`; each point loads\n"

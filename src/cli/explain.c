@@ -164,6 +164,14 @@ differences (GString *out, const GpuSpec *s, const OccLaunch *l,
                                 l->threads_per_block, r->blocks_per_sm,
                                 plural (r->blocks_per_sm),
                                 r->blocks_per_sm == 1 ? "s" : "");
+    if (l->threads_per_block % s->device.warp_size != 0)
+        g_string_append_printf (out, "    - whole warps: a block of %"
+                                G_GINT64_FORMAT " threads takes %d warp "
+                                "slots (%d threads), and occupancy counts "
+                                "warps: %d of %d\n", l->threads_per_block,
+                                r->warps_per_block,
+                                r->warps_per_block * s->device.warp_size,
+                                r->warps_per_sm, r->max_warps_per_sm);
     if (r->regs_per_warp != r->regs_per_warp_raw)
         g_string_append_printf (out, "    - registers per warp in units of "
                                 "%d (%" G_GINT64_FORMAT ", not %"
@@ -193,7 +201,10 @@ explain_textbook (GString *out, const GpuSpec *s, const OccLaunch *l,
     estimate_terms (out, s, l, e);
     g_string_append_printf (out, "  -> %.0f of %d threads\n", e->threads,
                             s->sm.max_threads);
-    if (e->threads == (double) r->threads_per_sm) {
+    /* Equal thread counts are equal occupancies only when blocks are
+     * whole warps: occupancy counts warps, the estimate threads. */
+    if (e->threads == (double) r->threads_per_sm &&
+        l->threads_per_block % s->device.warp_size == 0) {
         g_string_append (out, "  The exact rules agree here.\n");
         return;
     }

@@ -151,5 +151,9 @@ gboolean fig_run_all (const FigOptions *o, FigRun *runs, guint n,
 /* How 'runs' (simulated) were run, for a title: "sampled", "exact" or
  * "partly sampled". */
 const char *fig_run_sampling (const FigRun *runs, guint n);
+/* How a title names the size of a launch of 'kernel': "256 x 256" where
+ * --size is the side of square matrices (PMPP's, the SGEMMs), else
+ * "--size 4096" (vecadd's elements, loaduse's warps ...). */
+char *fig_size_label (const char *kernel, gint64 size);
 
 #endif

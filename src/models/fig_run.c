@@ -184,3 +184,13 @@ fig_run_sampling (const FigRun *runs, guint n)
         sampled += runs[i].result.sampled ? 1 : 0;
     return sampled == 0 ? "exact" : sampled == n ? "sampled" : "partly sampled";
 }
+
+char *
+fig_size_label (const char *kernel, gint64 size)
+{
+    const KernModel *m = kern_find (kernel);
+    if (m != NULL && m->size_is_side)
+        return g_strdup_printf ("%" G_GINT64_FORMAT " x %" G_GINT64_FORMAT,
+                                size, size);
+    return g_strdup_printf ("--size %" G_GINT64_FORMAT, size);
+}

@@ -210,7 +210,10 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     fig_var_str (d, "gpu", "%s", s->device.name);
     fig_var_str (d, "kernel", "%s", k->model->id);
     fig_var_num (d, "size", (double) k->size);
+    g_autofree char *size_label = fig_size_label (k->model->id, k->size);
+    fig_var_str (d, "size_label", "%s", size_label);
     fig_var_num (d, "threads", k->threads);
+    fig_var_num (d, "warps_per_block", kern_warps (k));
     fig_var_num (d, "blocks", (double) kern_blocks (k));
     fig_var_num (d, "cycles", (double) t.end);
     fig_var_num (d, "n_slots", t.rows);

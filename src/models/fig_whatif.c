@@ -179,6 +179,9 @@ whatif_build (const FigOptions *o, FigData *d, GError **error)
         fig_var_str (d, "gpu", "%s", s->device.name);
         fig_var_str (d, "kernel", "%s", runs[0].kernel);
         fig_var_num (d, "size", (double) runs[0].size);
+        g_autofree char *size_label = fig_size_label (runs[0].kernel,
+                                                      runs[0].size);
+        fig_var_str (d, "size_label", "%s", size_label);
         fig_var_num (d, "base_ms", runs[0].result.time_ms);
         fig_var_str (d, "sampling", "%s", fig_run_sampling (runs, N_POINTS));
     }

@@ -85,6 +85,8 @@ struct KernModel {
     InstrStream *(*open_warp) (const KernInstance *k, guint64 block, int warp,
                                guint64 iterations);
     void (*free_data) (void *data);
+    gboolean size_is_side;          /* --size is the side of square
+                                     * matrices: titles say "256 x 256" */
 };
 
 /* Every model, in the order `smsim kernels` lists them. */

@@ -957,7 +957,7 @@ static const KernParam params_11[] = {
     }                                                                        \
     const KernModel kern_sgemm##n##_model = {                                \
         "sgemm-" #n, summary, params, n_params, size_help,                   \
-        setup_##n, open_warp, free_data                                      \
+        setup_##n, open_warp, free_data, TRUE                                \
     };
 #define SGEMM_TILED(n, summary)                                              \
     SGEMM_MODEL (n, summary, params_##n, G_N_ELEMENTS (params_##n),          \

@@ -91,5 +91,5 @@ free_data (void *data)
 const KernModel kern_vecadd_model = {
     "vecadd", "z = x + y, one element per thread (the CUDA book's add)",
     params, G_N_ELEMENTS (params), "N, the number of elements",
-    setup, open_warp, free_data
+    setup, open_warp, free_data, FALSE
 };

@@ -20,6 +20,16 @@ contains "$work/p" "Textbook estimate (per-thread arithmetic, as in PMPP 4.7/5.6
 contains "$work/p" "= 128 B per thread"
 contains "$work/p" "1024 B of shared memory per block for the driver"
 
+# A block of 33 threads is 2 warps: 32 blocks (the block slots) fill all
+# 64 warp slots, 100 %; the estimate counts 32 x 33 = 1056 of 2048
+# threads, 51.6 %.  Equal thread counts, unequal occupancies: the text
+# must not say the rules agree.
+"$SMSIM" occupancy --gpu a100 --threads 33 --regs 32 >"$work/w"
+contains "$work/w" "Occupancy:              100.0 %"
+contains "$work/w" "Textbook estimate (per-thread arithmetic, as in PMPP 4.7/5.6): 51.6 %"
+contains "$work/w" "whole warps: a block of 33 threads takes 2 warp slots (64 threads), and occupancy counts warps: 64 of 64"
+if grep -qF "agree here" "$work/w"; then fail "33 threads: 100 % and 51.6 % said to agree"; fi
+
 # CSV: one header, one row, the columns DESIGN.md names.
 "$SMSIM" occupancy --gpu a100 --threads 512 --regs 33 --format csv >"$work/c"
 [ "$(wc -l <"$work/c")" -eq 2 ] || fail "csv has $(wc -l <"$work/c") lines"

@@ -86,6 +86,14 @@ if command -v gnuplot >/dev/null 2>&1; then
     # x 16 tiles is 4 blocks of 256 threads.
     "$SMSIM" plot timeline -o "$work/t.svg" >/dev/null
     contains "$work/t.svg" "the launch's 4 blocks of 256 threads, all on one SM"
+    contains "$work/t.svg" "pmpp-tiled, 32 x 32, the launch's"
+    # vecadd's --size is elements, not a matrix's side; 4096 of them
+    # take well under a microsecond on the A6000, which '%.3f ms' wrote
+    # as the what-if's '1 = 0.000 ms'.
+    "$SMSIM" plot what-if --kernel vecadd --size 4096 -o "$work/wv.svg" >/dev/null
+    contains "$work/wv.svg" "vecadd, --size 4096 on the"
+    grep -q "4096 x 4096\|1 = 0.000 ms" "$work/wv.svg" &&
+        fail "what-if of vecadd: $(grep -o 'vecadd, [^<]*' "$work/wv.svg")"
     # The roofline example of --help runs, and at no more than the
     # figure's default size (1024), which draws in seconds (at 2048 on
     # the A100 it took half a minute).  Sizes, not seconds: a timed test

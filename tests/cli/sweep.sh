@@ -72,4 +72,19 @@ grep -qx '0,256,32,120000,2,16,25.00,shared_mem,[0-9.]*,' big.csv || fail "256 K
 "$SMSIM" sweep --config "$top_srcdir/examples/h100-8-schedulers.ini" --mode occupancy \
     --vary threads=96 --vary regs=64 >eight.csv
 grep -qx '0,96,64,10,30,46.88,registers,[0-9.]*,' eight.csv || fail "8 schedulers: $(cat eight.csv)"
+# Units, as --help says: a pointer chase of 2000 loads over 16 KB in
+# 128 B steps misses L1 on the 128 lines of its first lap alone, so
+# l1_hit_rate is 1872 / 2000 = 0.936 (a fraction), while one 1-warp
+# block in the A6000's 16 block slots of its 48 warp slots is
+# theoretical_occupancy 16 / 48 = 33.3333 (a percentage).
+"$SMSIM" sweep --help >help
+grep -q "hit rates as fractions" help || fail "sweep --help does not give the hit rates' unit"
+grep -q "occupancies in %" help || fail "sweep --help does not give the occupancies' unit"
+"$SMSIM" sweep -j 1 --gpu a6000 --vary kernel=pchase --vary size=2000 \
+    --vary param.WS=16384 >units.csv
+col() { awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i }
+                           NR == 2 { print $c }' units.csv; }
+[ "$(col l1_hit_rate)" = 0.936 ] || fail "pchase l1_hit_rate: $(col l1_hit_rate)"
+[ "$(col theoretical_occupancy)" = 33.3333 ] ||
+    fail "pchase theoretical_occupancy: $(col theoretical_occupancy)"
 echo "sweep: 2000 points alike with -j 1, -j 2 and 4 shards; run mode alike"
