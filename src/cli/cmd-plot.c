@@ -402,7 +402,7 @@ static const char description[] =
     "sampled in their titles.  roofline and stall-breakdown draw the SGEMM\n"
     "kernels whose tiles fit --size (all do at multiples of 256) and name\n"
     "the others on standard error.  sgemm-validation runs the whole\n"
-    "validation (minutes) unless --from names a table written by\n"
+    "validation (some 10-20 s a GPU) unless --from names a table written by\n"
     "`smsim validate --format csv`.  Without gnuplot the CSV is still\n"
     "written and the exit status is 2.\n\n"
     "Examples:\n"

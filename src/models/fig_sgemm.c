@@ -150,7 +150,7 @@ validation_build (const FigOptions *o, FigData *d, GError **error)
 const FigDef fig_validation_def = {
     "sgemm-validation", 6,
     "SGEMM kernels at 4096: simulated vs published GFLOP/s, A6000 and "
-    "A100, error on each bar, cuBLAS line (minutes unless --from)",
+    "A100, error on each bar, cuBLAS line (some 30 s unless --from)",
     NULL, "--from FILE.csv (`smsim validate --format csv`) --set",
     validation_build, FALSE, validated_gpus
 };
@@ -230,10 +230,11 @@ note_left_out (FigData *d, const GpuSpec *spec, gint64 size,
                const GPtrArray *why, guint of)
 {
     g_string_append_printf (d->notes, "%u of the %u SGEMM kernels cannot run "
-                            "at %" G_GINT64_FORMAT " and are left out (all "
+                            "at %" G_GINT64_FORMAT " and %s left out (all "
                             "run at multiples of %" G_GINT64_FORMAT " that the "
                             "GPU's grid takes):\n",
-                            why->len, of, size, all_run_step (spec));
+                            why->len, of, size, why->len == 1 ? "is" : "are",
+                            all_run_step (spec));
     for (guint i = 0; i < why->len; i++)
         g_string_append_printf (d->notes, "  %s\n", (char *) why->pdata[i]);
 }
@@ -285,9 +286,9 @@ sgemm_runs (const FigOptions *o, const FigDef *fig, FigData *d,
     if (r->n == 0) {
         /* The first's reason: sgemm-1's tile is the smallest. */
         g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_OPTION,
-                     "figure %s: no SGEMM kernel runs at size %" G_GINT64_FORMAT
+                     "no SGEMM kernel runs at size %" G_GINT64_FORMAT
                      " (all run at multiples of %" G_GINT64_FORMAT " that the "
-                     "GPU's grid takes; the default is %d): %s", fig->name,
+                     "GPU's grid takes; the default is %d): %s",
                      size, all_run_step (preset_spec (r->preset)), SGEMM_SIZE,
                      (char *) left_out->pdata[0]);
         sgemm_runs_clear (r);

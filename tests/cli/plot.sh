@@ -237,6 +237,12 @@ expect_fail 2 "$SMSIM" plot roofline --size 100000000000 -o "$work/none.png"
 contains "$work/err" "no SGEMM kernel runs at size"
 contains "$work/err" "all run at multiples of 256"
 contains "$work/err" "sgemm-1: size 100000000000: grid"
+contains "$work/err" "smsim plot: roofline: no SGEMM"
+grep -q "figure roofline" "$work/err" && fail "the figure named twice"
+# At 128 only sgemm-11's 128 x 256 tile does not fit: one kernel "is".
+"$SMSIM" plot stall-breakdown --size 128 -o "$work/sb128.png" 2>"$work/err" ||
+    fail "plot stall-breakdown --size 128: $(cat "$work/err")"
+contains "$work/err" "1 of the 11 SGEMM kernels cannot run at 128 and is left out"
 # At 100 only kernels 1 and 2, which check their bounds, run: the
 # other 9 are named, with their reason.
 for fig in roofline stall-breakdown; do
