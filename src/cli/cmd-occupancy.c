@@ -106,7 +106,8 @@ print_text (GString *o, const GpuSpec *s, const OccLaunch *l,
                             "Limited by:             %s\n\n",
                             r->blocks_per_sm, r->warps_per_sm,
                             r->max_warps_per_sm, r->threads_per_sm,
-                            s->sm.max_threads, r->occupancy_pct,
+                            s->sm.max_threads,
+                            explain_tenth (r->occupancy_pct),
                             occ_limiter_name (r->limiter, limiter,
                                               sizeof limiter));
     explain_limits (o, s, l, r);

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "cli/explain.h"
 
 /* "(12.8, rounded down)" when a division left a remainder. */
@@ -192,12 +194,19 @@ differences (GString *out, const GpuSpec *s, const OccLaunch *l,
                                 s->sm.smem_bytes);
 }
 
+double
+explain_tenth (double pct)
+{
+    return floor (pct * 10 + 0.5) / 10;
+}
+
 void
 explain_textbook (GString *out, const GpuSpec *s, const OccLaunch *l,
                   const OccResult *r, const OccTextbook *e)
 {
     g_string_append_printf (out, "\nTextbook estimate (per-thread arithmetic, "
-                            "as in PMPP 4.7/5.6): %.1f %%\n", e->occupancy_pct);
+                            "as in PMPP 4.7/5.6): %.1f %%\n",
+                            explain_tenth (e->occupancy_pct));
     estimate_terms (out, s, l, e);
     g_string_append_printf (out, "  -> %.0f of %d threads\n", e->threads,
                             s->sm.max_threads);

@@ -12,6 +12,10 @@
 
 void explain_limits (GString *out, const GpuSpec *spec, const OccLaunch *launch,
                      const OccResult *result);
+/* 'pct' to the tenth a reader rounds it to, halves up: printf's %.1f
+ * of 6.25 (4 warps of 64) is 6.2, the binary value's half-even. */
+double explain_tenth (double pct);
+
 void explain_textbook (GString *out, const GpuSpec *spec,
                        const OccLaunch *launch, const OccResult *result,
                        const OccTextbook *estimate);
