@@ -425,11 +425,11 @@ trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
     guint64 off = r->first, blocks = trace_head_blocks (&r->head);
     gboolean ok = TRUE;
     trace_file_lock (r->file);
-    for (guint64 b = 0; b < blocks && ok; b++)
-        for (guint64 i = 0; i < r->head.iterations + 2 && ok; i++) {
-            sc.block = b;
+    for (guint64 b = 0; b < blocks && ok; b++) {
+        sc.block = b;
+        for (guint64 i = 0; i < r->head.iterations + 2 && ok; i++)
             ok = scan_section (&sc, b, i, &off, error);
-        }
+    }
     ok = ok && scan_end (&sc, off, error);
     trace_file_unlock (r->file);
     return ok;
