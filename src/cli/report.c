@@ -294,18 +294,24 @@ progress (void *ctx, guint64 done, guint64 total)
 #define LONG_RUN_INSTRUCTIONS 1e9
 #define HOST_INSTRUCTIONS_PER_S 2e6
 
-/* Before an --exact run of many minutes, what it will cost: the bar's
- * estimate of the time left comes only once blocks retire.  On a
- * terminal only, as the bar: a script's log holds the report alone. */
+/* Before an exact run of many minutes, what it will cost: the bar's
+ * estimate of the time left comes only once blocks retire.  Exact by
+ * --exact, or unasked where sampling could cut the loop but is not
+ * chosen (KernInstance.uneven: sgemm-1 at 4095).  On a terminal only,
+ * as the bar: a script's log holds the report alone. */
 static void
 warn_long_exact (const CmdEntry *cmd, const KernInstance *k,
-                 const ReportOptions *a, const Progress *bar)
+                 const RunOptions *o, const Progress *bar)
 {
-    if (bar == NULL || !a->exact)
+    if (bar == NULL)
+        return;
+    if (o->mode != RUN_EXACT &&
+        (o->mode != RUN_AUTO || !run_can_sample (k) ||
+         run_should_sample (k, o, kern_blocks (k))))
         return;
     /* Launches back to back run two: a warm-up and the timed one. */
     double n = run_estimate_instructions (k, kern_blocks (k)) *
-               (a->launches > 1 ? 2 : 1);
+               (o->launches > 1 ? 2 : 1);
     if (n < LONG_RUN_INSTRUCTIONS)
         return;
     fprintf (stderr, "smsim %s: an exact run of about %.1f billion warp "
@@ -350,12 +356,12 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     }
     g_autofree char *label = g_strdup_printf ("smsim %s", cmd->name);
     g_autoptr (Progress) bar = progress_new (label, "blocks");
-    warn_long_exact (cmd, k, a, bar);
     RunOptions o = { a->regs != G_MININT64 ? a->regs : -1,
                      a->smem != G_MININT64 ? a->smem : -1,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
                      a->detailed_sms, window ? (guint64) a->window : 0,
                      progress, bar, (guint64) a->launches };
+    warn_long_exact (cmd, k, &o, bar);
     RunResult r;
     g_autoptr (GString) out = g_string_new (NULL);
     double t0 = (double) g_get_monotonic_time () * 1e-6;
