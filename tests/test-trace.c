@@ -292,6 +292,46 @@ Test (trace, naive_sgemm_streams_replay_exactly_at_any_size)
     check_replay_streams ("sgemm-2", 128, NULL, "sgemm2-128.trace", 3);
 }
 
+/* The warps a sampled run's probe leaves unwatched, those that exit
+ * before the loop: as many of the trace's as of the model's, the same
+ * ones.  Kernel 1 at 33 (2 x 2 blocks, a warp a column of C): blocks 2
+ * and 3 hold columns 32-63, of which only 32 is in C, 31 warps each
+ * exiting.  Kernel 2 at 100 (4 x 4 blocks, a warp a row): blocks
+ * 3, 7, 11 and 15 hold rows 96-127, 28 warps each past row 99. */
+static void
+check_plays_loop (const char *id, gint64 size, const char *name,
+                  guint64 exiting)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *spec = preset_spec (p);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (KernInstance) k = make (spec, id, size, NULL);
+    g_autofree char *path = write_trace (k, spec, name);
+    g_autoptr (KernInstance) t = kern_trace_open (path, &error);
+    cr_assert_not_null (t, "%s", error ? error->message : "");
+    guint64 model = 0, trace = 0;
+    for (guint64 b = 0; b < kern_blocks (k); b++)
+        for (int w = 0; w < kern_warps (k); w++) {
+            g_autoptr (InstrStream) a = kern_open_warp_window (k, b, w, 4);
+            g_autoptr (InstrStream) c = kern_open_warp_window (t, b, w, 4);
+            gboolean plays = kern_stream_plays_loop (a);
+            cr_assert_eq (kern_stream_plays_loop (c), plays,
+                          "%s: block %" G_GUINT64_FORMAT ", warp %d", id, b,
+                          w);
+            model += !plays;
+            trace += !kern_stream_plays_loop (c);
+        }
+    cr_assert_eq (model, exiting, "%s: the model's", id);
+    cr_assert_eq (trace, exiting, "%s: the trace's", id);
+    cr_assert (kern_trace_check (t, &error), "%s", error ? error->message : "");
+}
+
+Test (trace, warps_exiting_before_the_loop_are_the_models)
+{
+    check_plays_loop ("sgemm-1", 33, "sgemm1-33.trace", 2 * 31);
+    check_plays_loop ("sgemm-2", 100, "sgemm2-100x.trace.gz", 4 * 28);
+}
+
 /* run_kernel on the model and on its trace: the same counters, bit for
  * bit. */
 static void

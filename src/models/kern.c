@@ -298,7 +298,7 @@ kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply)
 gboolean
 kern_stream_plays_loop (const InstrStream *s)
 {
-    return kgen_stream_plays_loop (s);
+    return kgen_stream_plays_loop (s) && trace_reader_warp_plays_loop (s);
 }
 
 gboolean

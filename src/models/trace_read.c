@@ -22,6 +22,8 @@ typedef struct {
     guint64 start;         /* offset of its 'B' section */
     guint64 epilogue;      /* offset of its 'E' section; 0 until found */
     int refs;              /* open streams of the block */
+    gboolean loop_known;   /* loop_warps is read */
+    guint32 loop_warps;    /* the warps with instructions in iteration 0 */
 } TraceBlock;
 
 struct TraceReader {
@@ -669,6 +671,48 @@ trace_reader_warp_position (const InstrStream *s, gint64 *iteration)
                  : w->section <= 0       ? -1
                                          : w->section - 1;
     return TRUE;
+}
+
+/* Read which warps of 'b' play instructions in its iteration 0 (under
+ * the lock): a record of just its 'W' line is a warp that exits before
+ * the loop.  The section is read once a block, and only for this. */
+static gboolean
+read_loop_warps (TraceReader *r, TraceBlock *b, GError **error)
+{
+    guint64 off = b->start;
+    Section s;
+    if (!skip_sections (r, b->id, 0, 1, &off, error) ||
+        !begin_section (r, off, b->id, 1, &s, error))
+        return FALSE;
+    for (int k = 0; k < r->warps; k++) {
+        char line[16];
+        int n = g_snprintf (line, sizeof line, "W %d\n", k);
+        if (s.len[k] > (guint64) n)
+            b->loop_warps |= 1u << k;
+    }
+    return TRUE;
+}
+
+gboolean
+trace_reader_warp_plays_loop (const InstrStream *s)
+{
+    const TraceWarp *w = (const TraceWarp *) s;
+    if (s->ops != &warp_ops || w->blk == NULL ||
+        w->r->head.iterations == 0)
+        return TRUE;
+    TraceReader *r = w->r;
+    TraceBlock *b = w->blk;
+    trace_file_lock (r->file);
+    if (!b->loop_known) {
+        /* A section that cannot be read is the stream's to report. */
+        g_autoptr (GError) e = NULL;
+        if (!read_loop_warps (r, b, &e))
+            b->loop_warps = G_MAXUINT32;
+        b->loop_known = TRUE;
+    }
+    gboolean plays = (b->loop_warps >> w->warp & 1) != 0;
+    trace_file_unlock (r->file);
+    return plays;
 }
 
 gboolean

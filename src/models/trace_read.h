@@ -44,6 +44,11 @@ typedef void (*TraceVisitFn) (void *ctx, guint64 block, const Instr *in);
 gboolean trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
                             GError **error);
 
+/* FALSE for a stream of the reader whose warp plays no instruction in
+ * the main loop's first iteration (its threads exit at a bounds check
+ * before it, kgen_stream_new_exiting's); TRUE for any other stream. */
+gboolean trace_reader_warp_plays_loop (const InstrStream *s);
+
 /* Where a stream of trace_reader_open_warp stands (kern.h's
  * kern_stream_position); FALSE for any other stream. */
 gboolean trace_reader_warp_position (const InstrStream *s, gint64 *iteration);
