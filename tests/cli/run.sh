@@ -345,25 +345,26 @@ contains "$work/lj" '"warm_l2" : "warm-up"'
 # gives it one; timeout ends the run): its warp instructions, which the
 # sampled run counts on its own, to a tenth of a billion.
 if command -v script >/dev/null 2>&1; then
+    # on_tty ARGS: the first 3 s of `smsim run ARGS` on a terminal.
+    on_tty() {
+        timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 $*" \
+            /dev/null >"$work/tty" 2>&1 || :
+    }
     n=$("$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 4096 --format json |
         sed -n 's/^ *"warp_instructions" : \([0-9]*\).*/\1/p')
     want=$(awk -v n="$n" 'BEGIN { printf "about %.1f billion warp instructions", n / 1e9 }')
-    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 4096 --exact" \
-        /dev/null >"$work/tty" 2>&1 || :
+    on_tty --size 4096 --exact
     contains "$work/tty" "smsim run: an exact run of $want"
-    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 256 --exact" \
-        /dev/null >"$work/tty" 2>&1 || :
+    on_tty --size 256 --exact
     grep -q "an exact run of" "$work/tty" && fail "a short exact run was warned of"
     # Exact unasked: sgemm-1 at 4095 is uneven, so not sampled.  Its
     # count by hand: K = 4095 is 255 iterations of 74 and a tail of 15
     # steps (43 + 26 + 7 + 3 x 10 instructions), with the prologue's 13
     # and the epilogue's 7, 18996 a warp; from block 0's warp 0 for all
     # 128 x 128 blocks of 32 warps, 9.96e9.
-    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 4095" \
-        /dev/null >"$work/tty" 2>&1 || :
+    on_tty --size 4095
     contains "$work/tty" "smsim run: an exact run of about 10.0 billion warp instructions"
-    timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel sgemm-1 --size 4095 --sampled" \
-        /dev/null >"$work/tty" 2>&1 || :
+    on_tty --size 4095 --sampled
     grep -q "an exact run of" "$work/tty" && fail "a sampled run was warned of"
 fi
 # Not in a log: standard error is a file.
