@@ -74,6 +74,14 @@ alu (KProgram *p, int seg, InstrOp op, int n)
                   INSTR_NO_REG);
 }
 
+/* A barrier or branch: no registers. */
+static void
+control (KProgram *p, int seg, InstrOp op)
+{
+    kgen_add (p, seg, op, INSTR_NO_REG, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG);
+}
+
 /* Index arithmetic before the loop (S2R, IMAD, shifts: about a dozen in
  * every reference kernel). */
 static void
@@ -160,8 +168,7 @@ naive_tail (KProgram *p, const Sgemm *g)
     int left = (int) (g->k % 16), from = 0;
     if (left >= 8) {
         alu (p, KGEN_EPILOGUE, INSTR_ISETP, 1);
-        kgen_add (p, KGEN_EPILOGUE, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
-                  INSTR_NO_REG, INSTR_NO_REG);
+        control (p, KGEN_EPILOGUE, INSTR_BRA);
         alu (p, KGEN_EPILOGUE, INSTR_MOV, 3);
         alu (p, KGEN_EPILOGUE, INSTR_IMAD, 9);
         alu (p, KGEN_EPILOGUE, INSTR_IADD3, 5);
@@ -173,22 +180,19 @@ naive_tail (KProgram *p, const Sgemm *g)
         alu (p, KGEN_EPILOGUE, INSTR_IMAD, 5);
         alu (p, KGEN_EPILOGUE, INSTR_IADD3, 5);
         naive_steps (p, g->kernel, from, 4);
-        kgen_add (p, KGEN_EPILOGUE, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
-                  INSTR_NO_REG, INSTR_NO_REG);
+        control (p, KGEN_EPILOGUE, INSTR_BRA);
         from += 4;
     }
     if (left % 4 > 0) {
         alu (p, KGEN_EPILOGUE, INSTR_ISETP, 1);
-        kgen_add (p, KGEN_EPILOGUE, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
-                  INSTR_NO_REG, INSTR_NO_REG);
+        control (p, KGEN_EPILOGUE, INSTR_BRA);
         alu (p, KGEN_EPILOGUE, INSTR_MOV, 1);
         alu (p, KGEN_EPILOGUE, INSTR_IMAD, 4);
     }
     for (; from < left; from++) {
         alu (p, KGEN_EPILOGUE, INSTR_IADD3, 6);
         naive_steps (p, g->kernel, from, 1);
-        kgen_add (p, KGEN_EPILOGUE, INSTR_BRA, INSTR_NO_REG, INSTR_NO_REG,
-                  INSTR_NO_REG, INSTR_NO_REG);
+        control (p, KGEN_EPILOGUE, INSTR_BRA);
     }
 }
 
@@ -512,14 +516,6 @@ static const Overhead11 overhead11_a6000 = {
 static const Overhead11 overhead11_a100 = {
     { 3, 1, 8, 6, 9 }, 0, 1, 4, { 3, 4 }, { 20, 20 }, { 3, 3 }
 };
-
-/* A barrier or branch: no registers. */
-static void
-control (KProgram *p, int seg, InstrOp op)
-{
-    kgen_add (p, seg, op, INSTR_NO_REG, INSTR_NO_REG, INSTR_NO_REG,
-              INSTR_NO_REG);
-}
 
 /* Kernel 11: a half's copy of the slice 'ahead' slices past the
  * iteration's first into stage ahead % 2, guarded so that only that
@@ -882,32 +878,13 @@ setup_kernel (KernInstance *k, const GpuSpec *spec, int kernel,
     return TRUE;
 }
 
-/* Kernels 1 and 2: the lanes of 'warp' of 'block' inside C.  A warp's
- * lanes take 32 consecutive rows (kernel 1) or columns (kernel 2) of
- * one column or row of C; past its edge they fail the bounds check. */
-static guint32
-naive_lanes (const KProgram *p, guint64 block, int warp)
-{
-    const Sgemm *g = p->user;
-    guint64 bx = block % p->k->grid_x, by = block / p->k->grid_x;
-    guint64 lanes_from = g->kernel == 1 ? bx * 32 : by * 32;
-    guint64 warp_at = g->kernel == 1 ? by * 32 + (guint64) warp
-                                     : bx * 32 + (guint64) warp;
-    guint64 lanes_end = g->kernel == 1 ? g->m : g->n;
-    guint64 warps_end = g->kernel == 1 ? g->n : g->m;
-    if (warp_at >= warps_end)
-        return 0;
-    guint64 in = MIN (lanes_end - lanes_from, 32);
-    return in >= 32 ? 0xffffffffu : (1u << in) - 1;
-}
-
 static InstrStream *
 open_warp (const KernInstance *k, guint64 block, int warp,
            guint64 iterations)
 {
     const KProgram *p = k->data;
     const Sgemm *g = p->user;
-    guint32 active = g->kernel <= 2 ? naive_lanes (p, block, warp)
+    guint32 active = g->kernel <= 2 ? kern_sgemm_naive_lanes (p, block, warp)
                                     : 0xffffffffu;
     if (active == 0)
         return kgen_stream_new_exiting (p, block, warp);

@@ -76,6 +76,10 @@ wmiter (const Sgemm *g)
 guint64 kern_sgemm_lane_addr (const KProgram *p, guint64 block, int tid,
                               guint64 iter, const KOp *op);
 
+/* Kernels 1 and 2: the lanes of 'warp' of 'block' inside C, which
+ * check their bounds; 0 for a warp whose threads all fail the check. */
+guint32 kern_sgemm_naive_lanes (const KProgram *p, guint64 block, int warp);
+
 /* Kernel 11: does 'warp' play 'op' in iteration 'iter' (KProgram's
  * guard)? */
 gboolean kern_sgemm_guard (const KProgram *p, int warp, guint64 iter,

@@ -63,6 +63,26 @@ thread_tile (const Sgemm *g, int tid, int *r, int *c)
     }
 }
 
+/* Kernels 1 and 2: a warp's lanes take 32 consecutive rows (kernel 1)
+ * or columns (kernel 2) of one column or row of C; past its edge they
+ * fail the bounds check. */
+guint32
+kern_sgemm_naive_lanes (const KProgram *p, guint64 block, int warp)
+{
+    const Sgemm *g = p->user;
+    guint64 bx, by;
+    block_xy (p->k->grid_x, block, &bx, &by);
+    guint64 lanes_from = g->kernel == 1 ? bx * 32 : by * 32;
+    guint64 warp_at = g->kernel == 1 ? by * 32 + (guint64) warp
+                                     : bx * 32 + (guint64) warp;
+    guint64 lanes_end = g->kernel == 1 ? g->m : g->n;
+    guint64 warps_end = g->kernel == 1 ? g->n : g->m;
+    if (warp_at >= warps_end)
+        return 0;
+    guint64 in = MIN (lanes_end - lanes_from, 32);
+    return in >= 32 ? 0xffffffffu : (1u << in) - 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Addresses                                                           */
 
