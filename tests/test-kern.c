@@ -715,21 +715,59 @@ Test (kern, sgemm_naive_any_size)
         }
 }
 
-/* Sampling measures some blocks and extrapolates to the rest as alike:
- * a launch whose edge blocks have idle threads is not sampled unasked.
- * sgemm-2 at 1024 (1024 blocks of 32 busy warps) and at 1000 (the last
- * row and column of its 32 x 32 blocks partly idle) are both far past
- * 20 million warp instructions (some n^3 / 32 FFMAs alone). */
-Test (kern, uneven_blocks_are_not_sampled_unasked)
+/* What a block does (kern_block_work), by hand: of kernels 1 and 2's
+ * ceil(n / 32)^2 blocks, thread (row, col) of C works for row and col
+ * below n, so the blocks' lanes add up to n^2; a warp is one row of C
+ * (kernel 1, warps walking its columns: min(32, n - 32 by) of them in
+ * block row by) or one column (kernel 2, the same by bx), so the busy
+ * warps add up to n in each of the ceil(n / 32) block rows or columns.
+ * A tiled kernel's block is all of its threads. */
+Test (kern, sgemm_block_work)
 {
     g_autoptr (Preset) p = tu_preset ("a6000");
+    const guint64 sizes[] = { 1, 17, 100, 1000 };
+    for (int kernel = 1; kernel <= 2; kernel++)
+        for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+            guint64 n = sizes[i], tiles = (n + 31) / 32, lanes = 0, warps = 0;
+            g_autofree char *id = g_strdup_printf ("sgemm-%d", kernel);
+            g_autoptr (KernInstance) k = make (preset_spec (p), id,
+                                               (gint64) n, NULL);
+            for (guint64 b = 0; b < kern_blocks (k); b++) {
+                KernBlockWork w = kern_block_work (k, b);
+                lanes += w.lanes;
+                warps += (guint64) w.warps;
+            }
+            cr_expect_eq (lanes, n * n, "%s at %lu", id, (unsigned long) n);
+            cr_expect_eq (warps, tiles * n, "%s at %lu", id, (unsigned long) n);
+            cr_expect_eq (k->uneven, n % 32 != 0);
+        }
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-5", 256, NULL);
+    KernBlockWork w = kern_block_work (k, kern_blocks (k) - 1);
+    cr_expect_eq (w.lanes, 256);
+    cr_expect_eq (w.warps, 8);
+    cr_expect_not (k->uneven);
+}
+
+/* A launch whose edge blocks have idle threads is sampled as any other
+ * (past 20 million warp instructions: sgemm-2 at 1000 does some n^3 / 32
+ * FFMAs alone), and with every SM in full: a mirror plays its SM's
+ * block, not its own. */
+Test (kern, uneven_blocks_are_sampled_in_full)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
     RunOptions automatic = { .regs = -1, .smem = -1, .mode = RUN_AUTO };
-    RunOptions asked = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED };
-    g_autoptr (KernInstance) even = make (preset_spec (p), "sgemm-2", 1024, NULL);
-    g_autoptr (KernInstance) uneven = make (preset_spec (p), "sgemm-2", 1000, NULL);
+    g_autoptr (KernInstance) even = make (s, "sgemm-2", 1024, NULL);
+    g_autoptr (KernInstance) uneven = make (s, "sgemm-2", 1000, NULL);
     cr_expect (run_should_sample (even, &automatic, kern_blocks (even)));
-    cr_expect_not (run_should_sample (uneven, &automatic, kern_blocks (uneven)));
-    cr_expect (run_should_sample (uneven, &asked, kern_blocks (uneven)));
+    cr_expect (run_should_sample (uneven, &automatic, kern_blocks (uneven)));
+    /* One 1024-thread block an SM: the A6000 holds 1536 threads. */
+    OccResult occ = { .blocks_per_sm = 1 };
+    cr_expect_eq (run_sampled_detailed_sms (uneven, &occ, kern_blocks (uneven),
+                                            s->device.sm_count, 0),
+                  s->device.sm_count);
+    cr_expect_eq (run_sampled_detailed_sms (even, &occ, kern_blocks (even),
+                                            s->device.sm_count, 0), 4);
 }
 
 /* Kernel 2's B loads are 4 sectors (32 consecutive floats), its A loads
@@ -1105,6 +1143,28 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
     double a = stats_per_issue (&b.sampled.stats, STALL_LONG_SCOREBOARD);
     cr_expect_leq (fabs (a - e), 0.05 * e, "long_scoreboard: sampled %.3f, exact "
                    "%.3f per issue", a, e);
+}
+
+/* Sampling where blocks differ: sgemm-1 at 200 on a 4-SM A6000 is 7 x 7
+ * blocks, one an SM, 13 waves; its last block column has 8 of each
+ * warp's 32 lanes busy (200 = 6 x 32 + 8), its last block row 8 of 32
+ * warps, so those 13 blocks do a quarter of a whole one's work or less.
+ * The run times each kind of block and deals the launch's blocks out
+ * to the SMs as they free (run_sample.c); taking every wave as whole
+ * blocks made it 17 % long.  sgemm-2 at 300 on 8 SMs (10 x 10 blocks,
+ * 12 waves and a partial one; 300 = 9 x 32 + 12) the same way, where it
+ * was 6 % long.  Within 2 % of exact in cycles (issue 6). */
+Test (kern, sampled_deals_out_uneven_blocks, .timeout = 120)
+{
+    Both b;
+    run_both ("device.sm_count=4", "sgemm-1", 200, &b);
+    cr_assert_eq (b.sampled.waves, 13);
+    cr_assert_lt (b.sampled.waves_run, 13);
+    expect_cycles_close (&b);
+    run_both ("device.sm_count=8", "sgemm-2", 300, &b);
+    cr_assert_eq (b.sampled.waves, 13);
+    cr_assert_lt (b.sampled.waves_run, 13);
+    expect_cycles_close (&b);
 }
 
 /* Sampling where an SM holds two blocks and the launch runs many waves:

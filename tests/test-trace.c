@@ -262,6 +262,17 @@ check_replay_streams (const char *id, gint64 size, const char *p0,
     /* Blocks unlike (threads idle past a bounds check) are told from
      * the trace's lanes as the model knows them. */
     cr_assert_eq (t->uneven, k->uneven, "%s at %" G_GINT64_FORMAT, id, size);
+    /* And so are its kinds of block, which a sampled run times apart:
+     * two blocks are alike in the trace where they are in the model. */
+    for (guint64 b = 0; b < kern_blocks (k); b++)
+        for (guint64 c = 0; c < b; c++) {
+            KernBlockWork mb = kern_block_work (k, b), mc = kern_block_work (k, c);
+            KernBlockWork tb = kern_block_work (t, b), tc = kern_block_work (t, c);
+            cr_assert_eq (mb.lanes == mc.lanes && mb.warps == mc.warps,
+                          tb.lanes == tc.lanes,
+                          "%s at %" G_GINT64_FORMAT ": blocks %" G_GUINT64_FORMAT
+                          " and %" G_GUINT64_FORMAT, id, size, b, c);
+        }
     assert_streams_equal (k, t, k->iterations);
     assert_streams_equal (k, t, window);
 }

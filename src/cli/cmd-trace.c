@@ -303,9 +303,11 @@ replay_exec (int argc, char **argv)
         "override them, and a sampled run plays a window of the recorded\n"
         "iterations, as `smsim run` does with the model.  Without --gpu,\n"
         "the GPU the trace was made for.  Memory stays bounded by the\n"
-        "resident warps, however long the file.  --window needs the\n"
-        "trace's iteration markers (traces/FORMAT.md).  On a terminal a\n"
-        "progress bar (blocks retired) is drawn on standard error.\n\n"
+        "resident warps and 8 bytes a block (its lanes' work, by which a\n"
+        "sampled run tells blocks apart), however long the file.  --window\n"
+        "needs the trace's iteration markers (traces/FORMAT.md).  On a\n"
+        "terminal a progress bar (blocks retired) is drawn on standard\n"
+        "error.\n\n"
         "Example:\n"
         "  smsim trace replay traces/vecadd-4096.trace.gz --gpu a100");
     g_autoptr (GError) error = NULL;

@@ -295,19 +295,15 @@ progress (void *ctx, guint64 done, guint64 total)
 #define HOST_INSTRUCTIONS_PER_S 2e6
 
 /* Before an exact run of many minutes, what it will cost: the bar's
- * estimate of the time left comes only once blocks retire.  Exact by
- * --exact, or unasked where sampling could cut the loop but is not
- * chosen (KernInstance.uneven: sgemm-1 at 4095).  On a terminal only,
- * as the bar: a script's log holds the report alone. */
+ * estimate of the time left comes only once blocks retire.  Only
+ * --exact asks for one: unasked, a launch that large is sampled
+ * (run_should_sample).  On a terminal only, as the bar: a script's log
+ * holds the report alone. */
 static void
 warn_long_exact (const CmdEntry *cmd, const KernInstance *k,
                  const RunOptions *o, const Progress *bar)
 {
-    if (bar == NULL)
-        return;
-    if (o->mode != RUN_EXACT &&
-        (o->mode != RUN_AUTO || !run_can_sample (k) ||
-         run_should_sample (k, o, kern_blocks (k))))
+    if (bar == NULL || o->mode != RUN_EXACT)
         return;
     /* Launches back to back run two: a warm-up and the timed one. */
     double n = run_estimate_instructions (k, kern_blocks (k)) *

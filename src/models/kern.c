@@ -266,6 +266,14 @@ kern_warps (const KernInstance *k)
     return (k->threads + 31) / 32;
 }
 
+KernBlockWork
+kern_block_work (const KernInstance *k, guint64 block)
+{
+    if (k->model->block_work != NULL)
+        return k->model->block_work (k, block);
+    return (KernBlockWork) { (guint64) k->threads, kern_warps (k) };
+}
+
 InstrStream *
 kern_open_warp (const KernInstance *k, guint64 block, int warp)
 {

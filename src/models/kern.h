@@ -43,6 +43,15 @@ typedef struct {
 
 typedef struct KernModel KernModel;
 
+/* What a block does, for a sampled run of an uneven launch: the lanes
+ * that pass its bounds check, summed over its warps (a trace's: its
+ * lane-instructions), and its warps with any.  Blocks whose work is
+ * alike take alike time. */
+typedef struct {
+    guint64 lanes;
+    int warps;
+} KernBlockWork;
+
 typedef struct {
     const KernModel *model;
     gint64 size;                    /* N: elements, or M = N = K */
@@ -61,9 +70,9 @@ typedef struct {
                                      * not known (a trace's) */
     guint64 iterations;             /* main-loop iterations per block */
     gboolean uneven;                /* blocks at C's edge do less work (a
-                                     * bounds check): sampling, which
-                                     * extrapolates from blocks alike, is
-                                     * not chosen unasked */
+                                     * bounds check): a sampled run times
+                                     * each kind of block apart
+                                     * (KernModel.block_work) */
 
     void *data;                     /* the model's own, owned */
     const char *where;              /* what errors about the launch name:
@@ -87,6 +96,9 @@ struct KernModel {
     void (*free_data) (void *data);
     gboolean size_is_side;          /* --size is the side of square
                                      * matrices: titles say "256 x 256" */
+    /* What 'block' does (KernBlockWork); NULL: every block all of its
+     * threads' work. */
+    KernBlockWork (*block_work) (const KernInstance *k, guint64 block);
 };
 
 /* Every model, in the order `smsim kernels` lists them. */
@@ -108,6 +120,8 @@ guint64 kern_blocks (const KernInstance *k);
 const char *kern_where (const KernInstance *k);
 /* Warps per block (a partial last warp counts). */
 int kern_warps (const KernInstance *k);
+/* What 'block' does: the model's block_work, or all its threads. */
+KernBlockWork kern_block_work (const KernInstance *k, guint64 block);
 InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
 /* The same with the main loop cut to 'iterations' (a sampling window). */
 InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,

@@ -84,7 +84,7 @@ pchase_open (const KernInstance *k, guint64 block, int warp,
 const KernModel kern_pchase_model = {
     "pchase", "pointer chase by one thread over a working set",
     pchase_params, G_N_ELEMENTS (pchase_params), "loads to chase",
-    pchase_setup, pchase_open, free_data, FALSE
+    pchase_setup, pchase_open, free_data, FALSE, NULL
 };
 
 /* ------------------------------------------------------------------ */
@@ -143,7 +143,7 @@ stream_open (const KernInstance *k, guint64 block, int warp,
 const KernModel kern_stream_model = {
     "stream", "copy N floats, one per thread (DRAM bandwidth)",
     stream_params, G_N_ELEMENTS (stream_params), "N, floats to copy",
-    stream_setup, stream_open, free_data, FALSE
+    stream_setup, stream_open, free_data, FALSE, NULL
 };
 
 /* ------------------------------------------------------------------ */
@@ -194,5 +194,5 @@ loaduse_setup (KernInstance *k, const GpuSpec *spec, GError **error)
 const KernModel kern_loaduse_model = {
     "loaduse", "each warp loops { load; use it }: latency hiding",
     loaduse_params, G_N_ELEMENTS (loaduse_params),
-    "warps (one-warp blocks)", loaduse_setup, stream_open, free_data, FALSE
+    "warps (one-warp blocks)", loaduse_setup, stream_open, free_data, FALSE, NULL
 };

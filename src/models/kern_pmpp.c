@@ -178,5 +178,5 @@ free_data (void *data)
 const KernModel kern_pmpp_model = {
     "pmpp-tiled", "PMPP's tiled matrix multiplication (chapter 5)", params,
     G_N_ELEMENTS (params), "Width (square matrices)", setup, open_warp,
-    free_data, TRUE
+    free_data, TRUE, NULL
 };

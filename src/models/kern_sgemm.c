@@ -769,11 +769,8 @@ launch (Sgemm *g, KernInstance *k)
     k->dyn_smem = 0;
     k->flops = 2.0 * (double) g->m * (double) g->n * (double) g->k;
     /* Kernels 1 and 2 past a multiple of 32: the last row and column
-     * of blocks have idle threads.  Sampled, sgemm-1 at 1000 on the
-     * A6000 came out +8.9 % of exact (those blocks' A loads touch 8
-     * sectors, not 32, yet count as full blocks' work) and sgemm-2 on
-     * 8 SMs -5.9 % (a block of 8 warps hides less latency than a
-     * quarter of one of 32). */
+     * of blocks have idle threads (block_work), and a sampled run times
+     * them apart (run_sample.c). */
     k->uneven = g->m % 32 != 0 || g->n % 32 != 0;
     k->device_bytes = 4.0 * ((double) g->m * (double) g->k +
                              (double) g->k * (double) g->n +
@@ -891,6 +888,23 @@ open_warp (const KernInstance *k, guint64 block, int warp,
     return kgen_stream_new (p, block, warp, active, iterations);
 }
 
+/* Kernels 1 and 2's lanes inside C (kern_sgemm_naive_lanes); the
+ * tiled kernels take only sizes their tiles divide. */
+static KernBlockWork
+block_work (const KernInstance *k, guint64 block)
+{
+    const KProgram *p = k->data;
+    const Sgemm *g = p->user;
+    KernBlockWork w = { 0, 0 };
+    for (int i = 0; i < kern_warps (k); i++) {
+        guint32 active = g->kernel <= 2 ? kern_sgemm_naive_lanes (p, block, i)
+                                        : 0xffffffffu;
+        w.lanes += (guint64) sim_popcount32 (active);
+        w.warps += active != 0;
+    }
+    return w;
+}
+
 /* Each kernel fixes what the article fixes (fixed_value), the rest are
  * its parameters, listed with its defaults. */
 #define ROW_BM(v) { "BM", v, 8, 256, "block tile rows" }
@@ -934,7 +948,7 @@ static const KernParam params_11[] = {
     }                                                                        \
     const KernModel kern_sgemm##n##_model = {                                \
         "sgemm-" #n, summary, params, n_params, size_help,                   \
-        setup_##n, open_warp, free_data, TRUE                                \
+        setup_##n, open_warp, free_data, TRUE, block_work                    \
     };
 #define SGEMM_TILED(n, summary)                                              \
     SGEMM_MODEL (n, summary, params_##n, G_N_ELEMENTS (params_##n),          \

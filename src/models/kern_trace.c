@@ -16,6 +16,7 @@ typedef struct {
     KernParam params[KERN_MAX_PARAMS];
     char *where;
     TraceReader *reader;
+    GArray *block_lanes;   /* guint64: each block's lane-instructions */
 } TraceKern;
 
 static gboolean
@@ -37,10 +38,22 @@ trace_open_warp (const KernInstance *k, guint64 block, int warp,
     return trace_reader_open_warp (t->reader, block, warp, iterations);
 }
 
+/* A block's lane-instructions, as the file check counted them (its
+ * warps, all of them: a trace does not say which take part). */
+static KernBlockWork
+trace_block_work (const KernInstance *k, guint64 block)
+{
+    const TraceKern *t = k->data;
+    guint64 lanes = block < t->block_lanes->len
+                        ? g_array_index (t->block_lanes, guint64, block) : 0;
+    return (KernBlockWork) { lanes, kern_warps (k) };
+}
+
 static void
 trace_free (void *data)
 {
     TraceKern *t = data;
+    g_array_unref (t->block_lanes);
     trace_reader_free (t->reader);
     g_free (t->where);
     g_free (t);
@@ -59,6 +72,7 @@ fill_instance (KernInstance *k, TraceKern *t, const char *path)
     t->model.setup = trace_setup;
     t->model.open_warp = trace_open_warp;
     t->model.free_data = trace_free;
+    t->model.block_work = trace_block_work;
     for (int i = 0; i < h->n_params; i++) {
         KernParam p = { h->param_name[i], h->param_value[i], h->param_value[i],
                         h->param_value[i], "as traced" };
@@ -79,31 +93,32 @@ fill_instance (KernInstance *k, TraceKern *t, const char *path)
     k->where = t->where;
 }
 
-/* Whether the blocks are alike, by their lane-instructions: sampling
- * extrapolates from some blocks to the rest (KernInstance.uneven). */
+/* Each block's lane-instructions, and whether the blocks are alike by
+ * them: a sampled run times blocks unlike apart (KernInstance.uneven).
+ * Eight bytes a block, held while the trace is open. */
 typedef struct {
     guint64 block;
     guint64 lanes;         /* of the block being read */
-    guint64 first;         /* of block 0 */
+    GArray *blocks;        /* guint64: the lanes of those read */
     gboolean uneven;
 } Weigh;
 
 static void
 weigh_done (Weigh *w)
 {
-    if (w->block == 0)
-        w->first = w->lanes;
-    else if (w->lanes != w->first)
+    if (w->block > 0 &&
+        w->lanes != g_array_index (w->blocks, guint64, 0))
         w->uneven = TRUE;
+    g_array_append_val (w->blocks, w->lanes);
 }
 
 static void
 weigh (void *ctx, guint64 block, const Instr *in)
 {
     Weigh *w = ctx;
-    if (block != w->block) {
+    while (block > w->block) {      /* blocks with no records weigh 0 */
         weigh_done (w);
-        w->block = block;
+        w->block++;
         w->lanes = 0;
     }
     w->lanes += (guint64) sim_popcount32 (in->active);
@@ -113,13 +128,15 @@ KernInstance *
 kern_trace_open (const char *path, GError **error)
 {
     g_autoptr (TraceReader) r = trace_reader_open (path, error);
-    Weigh w = { 0, 0, 0, FALSE };
+    g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
+    Weigh w = { 0, 0, blocks, FALSE };
     if (r == NULL || !trace_reader_scan (r, weigh, &w, error))
         return NULL;
     weigh_done (&w);
     TraceKern *t = g_new0 (TraceKern, 1);
     KernInstance *k = g_new0 (KernInstance, 1);
     t->reader = g_steal_pointer (&r);
+    t->block_lanes = g_steal_pointer (&blocks);
     fill_instance (k, t, path);
     k->uneven = w.uneven;
     return k;

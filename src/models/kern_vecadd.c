@@ -82,6 +82,16 @@ open_warp (const KernInstance *k, guint64 block, int warp,
     return kgen_stream_new (k->data, block, warp, mask, iterations);
 }
 
+/* The last block's threads past N take no part. */
+static KernBlockWork
+block_work (const KernInstance *k, guint64 block)
+{
+    guint64 first = block * (guint64) k->threads;
+    guint64 live = first >= (guint64) k->size
+                       ? 0 : MIN ((guint64) k->threads, (guint64) k->size - first);
+    return (KernBlockWork) { live, (int) ((live + 31) / 32) };
+}
+
 static void
 free_data (void *data)
 {
@@ -91,5 +101,5 @@ free_data (void *data)
 const KernModel kern_vecadd_model = {
     "vecadd", "z = x + y, one element per thread (the CUDA book's add)",
     params, G_N_ELEMENTS (params), "N, the number of elements",
-    setup, open_warp, free_data, FALSE
+    setup, open_warp, free_data, FALSE, block_work
 };

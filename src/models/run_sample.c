@@ -305,7 +305,7 @@ run_should_sample (const KernInstance *k, const RunOptions *o,
         return FALSE;
     if (o->mode == RUN_SAMPLED || o->window > 0)
         return TRUE;
-    return !k->uneven && run_is_large (k, blocks);
+    return run_is_large (k, blocks);
 }
 
 /* Full waves in a sampled run (then the partial last wave).  With one
@@ -436,10 +436,56 @@ run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
                           guint64 blocks, int sm_count, guint64 window)
 {
     guint64 per_wave = (guint64) sm_count * (guint64) occ->blocks_per_sm;
-    if (sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
+    /* A mirror plays its SM's block, not its own (gpu.h): where blocks
+     * differ, an edge block would count as a whole one. */
+    if (k->uneven ||
+        sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
         sample_is_launch (k, occ, blocks, per_wave, window))
         return sm_count;
     return SAMPLED_DETAILED_SMS;
+}
+
+/* The run's blocks by what they do (kern_block_work): one class where
+ * the launch's blocks are alike. */
+typedef struct {
+    int n;
+    int *of;                /* each run block's class */
+    KernBlockWork *work;    /* each class's */
+} Classes;
+
+static int
+class_of (const Classes *c, KernBlockWork w)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->work[i].lanes == w.lanes && c->work[i].warps == w.warps)
+            return i;
+    return -1;
+}
+
+static void
+classes_init (Classes *c, const KernInstance *k, const RunWindow *win,
+              guint64 blocks)
+{
+    c->n = 1;
+    c->of = g_new0 (int, blocks);
+    c->work = g_new (KernBlockWork, k->uneven ? blocks : 1);
+    c->work[0] = kern_block_work (k, 0);
+    for (guint64 b = 0; k->uneven && b < blocks; b++) {
+        KernBlockWork w = kern_block_work (k, run_launch_block (win, b));
+        int i = class_of (c, w);
+        if (i < 0) {
+            i = c->n++;
+            c->work[i] = w;
+        }
+        c->of[b] = i;
+    }
+}
+
+static void
+classes_clear (Classes *c)
+{
+    g_free (c->of);
+    g_free (c->work);
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
@@ -486,14 +532,16 @@ later_wave_added (const RunWindow *win, int detailed, guint64 row, guint64 run)
  * whole loop, at 437 to 444 from the 128th to the 256th; +8.2 % of
  * exact with each SM's own rate, +3.0 % pooled). */
 static double
-latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
-            guint64 per_wave, int per_sm, int detailed, guint64 lo,
-            guint64 hi, double more)
+latest_end (const Probe *probe, const RunWindow *win, const Classes *cls,
+            guint64 blocks, guint64 per_wave, int per_sm, int detailed,
+            guint64 lo, guint64 hi, double more, double *ext)
 {
-    /* A pool per wave and per count of blocks sharing the SM: capped at
+    /* A pool per wave, per count of blocks sharing the SM (capped at
      * the blocks an SM holds, as one may retire and its successor start
-     * within the span. */
-    guint64 pools = ((blocks + per_wave - 1) / per_wave) * (guint64) per_sm;
+     * within the span) and per class of block (an edge block of kernel 1
+     * does its iterations four times as fast as a whole one). */
+    guint64 pools = ((blocks + per_wave - 1) / per_wave) * (guint64) per_sm *
+                    (guint64) cls->n;
     g_autofree double *end = g_new0 (double, detailed);
     g_autofree double *span = g_new0 (double, pools);
     g_autofree double *done = g_new0 (double, pools);
@@ -528,19 +576,126 @@ latest_end (const Probe *probe, const RunWindow *win, guint64 blocks,
             }
             if (n == 0)
                 continue;
-            pool[b] = (gint64) ((guint64) b / per_wave * (guint64) per_sm) +
-                      MIN (sharing, per_sm) - 1;
+            pool[b] = ((gint64) ((guint64) b / per_wave * (guint64) per_sm) +
+                       MIN (sharing, per_sm) - 1) * cls->n + cls->of[b];
             span[pool[b]] += (double) (to - from);
             done[pool[b]] += (double) n;
         }
     for (int i = 0; i < detailed; i++)
         for (gint64 b = first[i]; b >= 0; b = next[b])
-            if (pool[b] >= 0)
-                end[i] += more * probe_block_warps (probe, (guint64) b) *
-                          span[pool[b]] / done[pool[b]];
+            if (pool[b] >= 0) {
+                double e = more * probe_block_warps (probe, (guint64) b) *
+                           span[pool[b]] / done[pool[b]];
+                end[i] += e;
+                if (ext != NULL)
+                    ext[b] = e;
+            }
     for (int i = 0; i < detailed; i++)
         latest = MAX (latest, end[i]);
     return latest;
+}
+
+/* The time each class of block takes (Classes): from its SM's block
+ * before retiring to its own retiring, plus its iterations past the
+ * window ('ext', latest_end), on average over the run's blocks of the
+ * class in its waves 'later_from' to 'later_to' (past the first row:
+ * full_waves_to_run) where it had some there, else anywhere in the
+ * run.  One block per SM: an SM's blocks come to it in the launch's
+ * order, one at a time.  'took[ref]' is the most met class's. */
+static int
+class_times (const RunWindow *win, const Classes *c, const double *ext,
+             guint64 blocks, guint64 later_from, guint64 later_to, int sms,
+             double *took)
+{
+    g_autofree Cycle *before = g_new0 (Cycle, sms);
+    g_autofree double *sum = g_new0 (double, 2 * c->n);
+    g_autofree guint64 *n = g_new0 (guint64, 2 * c->n);
+    for (guint64 b = 0; b < blocks; b++) {
+        int sm = win->block_sm[b];
+        if (sm < 0)
+            continue;
+        int later = b >= later_from && b < later_to;
+        sum[2 * c->of[b] + later] +=
+            (double) (win->block_end[b] - before[sm]) + ext[b];
+        n[2 * c->of[b] + later]++;
+        before[sm] = win->block_end[b];
+    }
+    int ref = 0;
+    for (int i = 0; i < c->n; i++) {
+        int at = 2 * i + (n[2 * i + 1] > 0);
+        took[i] = n[at] > 0 ? sum[at] / (double) n[at] : 0;
+        if (n[2 * i + 1] + n[2 * i] > n[2 * ref + 1] + n[2 * ref])
+            ref = i;
+    }
+    return ref;
+}
+
+/* Sift the SM at heap position 'i' down to its place (earliest free
+ * first). */
+static void
+heap_down (double *free_at, int n, int i)
+{
+    for (;;) {
+        int least = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && free_at[l] < free_at[least])
+            least = l;
+        if (r < n && free_at[r] < free_at[least])
+            least = r;
+        if (least == i)
+            return;
+        double t = free_at[i];
+        free_at[i] = free_at[least];
+        free_at[least] = t;
+        i = least;
+    }
+}
+
+/* Where blocks differ (KernInstance.uneven) and an SM holds one at a
+ * time: when the launch ends, its blocks dealt out in order, each to
+ * the SM that frees first, as the hardware hands them out, each taking
+ * its class's time in the run (class_times); a class the run did not
+ * meet, the most met one's in proportion to its lanes.  Waves of whole
+ * blocks would not do: sgemm-1 at 1000 on the A6000 has 63 edge blocks
+ * among its 1024, which take a quarter of a whole one's time, and came
+ * out +8.9 % of exact with them (+6.6 % with every SM in full); dealt
+ * out with its exact run's own block times, it ends 0.07 % early. */
+static double
+blocks_dealt (const KernInstance *k, const RunWindow *win, const Classes *c,
+              const double *ext, guint64 blocks, guint64 later_from,
+              guint64 later_to, int sms)
+{
+    g_autofree double *took = g_new0 (double, c->n);
+    g_autofree double *free_at = g_new0 (double, sms);
+    int ref = class_times (win, c, ext, blocks, later_from, later_to, sms,
+                           took);
+    double end = 0;
+    for (guint64 b = 0; b < kern_blocks (k); b++) {
+        KernBlockWork w = kern_block_work (k, b);
+        int i = class_of (c, w);
+        free_at[0] += i >= 0 && took[i] > 0
+                          ? took[i]
+                          : took[ref] * (double) w.lanes /
+                                (double) MAX (c->work[ref].lanes, 1);
+        end = MAX (end, free_at[0]);
+        heap_down (free_at, sms, 0);
+    }
+    return end;
+}
+
+/* Lanes of launch blocks 'from' to 'to' (kern_block_work), on average,
+ * over those of run blocks 'run_from' to 'run_to'. */
+static double
+lanes_ratio (const KernInstance *k, const RunWindow *win, guint64 from,
+             guint64 to, guint64 run_from, guint64 run_to)
+{
+    double a = 0, b = 0;
+    for (guint64 i = from; i < to; i++)
+        a += (double) kern_block_work (k, i).lanes;
+    for (guint64 i = run_from; i < run_to; i++)
+        b += (double) kern_block_work (k, run_launch_block (win, i)).lanes;
+    return b > 0 && to > from
+               ? a / (double) (to - from) / (b / (double) (run_to - run_from))
+               : 1;
 }
 
 /* by_rows_counters for every counter, into 'all' (which holds the
@@ -661,6 +816,12 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *      against exact runs it does better than the first wave's all the
  *      same (full_waves_to_run).  Otherwise a wave's blocks' fixed
  *      costs are in the run's waves only.
+ *    Where blocks differ (KernInstance.uneven), every SM runs in full
+ *    (run_sampled_detailed_sms), each block's iterations past 'w' go at
+ *    the rate of its own kind's, and with one block per SM the launch's
+ *    blocks are dealt out to the SMs, each taking its kind's time
+ *    (blocks_dealt); with more, the full waves past the run's go by the
+ *    rate above, in proportion to their lanes (lanes_ratio).
  * Counters: the run's, times all blocks over its blocks, plus each
  * block's iterations past 'w' at the first wave's rate per block and
  * iteration (not the later waves' where the cycles go by them: that
@@ -699,6 +860,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     g_autofree int *n_retired = g_new0 (int, d);
     g_autofree int *block_sm = g_new (int, run_blocks);
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
+    g_autofree Cycle *block_end = k->uneven ? g_new0 (Cycle, run_blocks)
+                                            : NULL;
+    g_autofree double *ext = g_new0 (double, run_blocks);
     RunCost cost = { 0, 0 };
     guint64 w = MIN (iters, window > 0 ? window : MAX_WINDOW);
     guint64 afford = window == 0 && full <= run_full
@@ -711,9 +875,18 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     RunWindow win = { .k = k, .iterations = w,
                    .retired = by_rate ? NULL : retired,
                    .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
-                   .last_retired = last_retired, .detailed = d,
-                   .bound = { (int) row, (int) run_full } };
+                   .last_retired = last_retired, .block_end = block_end,
+                   .detailed = d, .bound = { (int) row, (int) run_full } };
     Marks marks = { &f, &later, &win };
+    Classes classes;
+    /* Where blocks differ, the run's last wave is the launch's own --
+     * its partial one, or where it has none, its last full one past the
+     * first row -- so that the run meets its last row of blocks, at C's
+     * edge (blocks_dealt). */
+    if (k->uneven && full > run_full && (tail > 0 || run_full > row)) {
+        win.tail_from = (run_full - (tail > 0 ? 0 : 1)) * per_wave;
+        win.tail_shift = (full - run_full) * per_wave;
+    }
     g_autoptr (Probe) probe = NULL;
     g_autoptr (Gpu) gpu = NULL;
 
@@ -727,6 +900,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         memset (n_retired, 0, sizeof *n_retired * (gsize) d);
         memset (last_retired, 0, sizeof *last_retired * (gsize) d);
         memset (block_sm, 0xff, sizeof *block_sm * run_blocks);
+        if (block_end != NULL)
+            memset (block_end, 0, sizeof *block_end * run_blocks);
         win.iterations = w;
         win.warm_l2 = l2->from;
         run_window_progress (&win, o, run_blocks, d, spec->device.sm_count);
@@ -775,8 +950,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
      * above). */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
-    double total = latest_end (probe, &win, run_blocks, per_wave, per_sm, d,
-                               lo, hi, more);
+    classes_init (&classes, k, &win, run_blocks);
+    double total = latest_end (probe, &win, &classes, run_blocks, per_wave,
+                               per_sm, d, lo, hi, more, ext);
     /* By rate: from the second wave a quarter through to the last half
      * through, several waves' worth, where the run has them. */
     double rate_cost = steady ? span_cost (probe, 1, lo, (int) run_full - 1, hi)
@@ -785,7 +961,15 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         rate_cost = span_cost (probe, 0, lo, 0, hi);
     if (full > run_full && by_rate)
         total += (double) (full - run_full) * (double) probe_warps (probe, 0) *
-                 (double) iters * rate_cost;
+                 (double) iters * rate_cost *
+                 (k->uneven ? lanes_ratio (k, &win, run_full * per_wave,
+                                           full * per_wave, 0,
+                                           run_full * per_wave)
+                            : 1);
+    else if (full > run_full && k->uneven)
+        total = blocks_dealt (k, &win, &classes, ext, run_blocks,
+                              row * per_wave, run_full * per_wave,
+                              spec->device.sm_count);
     else if (full > run_full) {
         double longer = 0;
         for (guint64 j = row; j < run_full; j++)
@@ -821,5 +1005,6 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
+    classes_clear (&classes);
     return TRUE;
 }

@@ -6,11 +6,18 @@
 
 #include "models/run_sim.h"
 
+guint64
+run_launch_block (const RunWindow *w, guint64 block)
+{
+    return block >= w->tail_from ? block + w->tail_shift : block;
+}
+
 static InstrStream *
 open_warp (void *ctx, guint64 block, int warp)
 {
     const RunWindow *w = ctx;
-    InstrStream *s = kern_open_warp_window (w->k, block, warp, w->iterations);
+    InstrStream *s = kern_open_warp_window (w->k, run_launch_block (w, block), warp,
+                                            w->iterations);
     /* A warp that exits before the loop does no iteration's work: the
      * probe measures the warps that do. */
     return w->probe != NULL && kern_stream_plays_loop (s)
@@ -21,7 +28,8 @@ static InstrStream *
 open_mirror (void *ctx, guint64 block, int warp)
 {
     const RunWindow *w = ctx;
-    return kern_open_mirror_window (w->k, block, warp, w->iterations);
+    return kern_open_mirror_window (w->k, run_launch_block (w, block), warp,
+                                    w->iterations);
 }
 
 /* Detailed SM 'sm' has retired one more block, maybe a bound's. */
@@ -56,6 +64,8 @@ block_retired (void *ctx, int sm, guint64 block, Cycle at)
         w->block_sm[block] = sm;
         w->last_retired[sm] = MAX (w->last_retired[sm], at);
     }
+    if (w->block_end != NULL)
+        w->block_end[block] = at;
     w->n_all++;
     for (int i = 0; i < 2; i++)
         if (w->n_all == w->nth[i]) {
@@ -77,6 +87,7 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                       (guint64) MAX (occ->l1_bytes, 0), open_warp, win,
                       detailed, open_mirror,
                       win->retired != NULL || win->block_sm != NULL ||
+                              win->block_end != NULL ||
                               win->progress != NULL || win->nth[1] > 0
                           ? block_retired : NULL,
                       win->warm_l2 };

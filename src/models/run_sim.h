@@ -42,6 +42,12 @@ typedef struct {
      * SM's last retirement. */
     int *block_sm;
     Cycle *last_retired;
+    /* If set: each block's retirement. */
+    Cycle *block_end;
+    /* Blocks from 'tail_from' on play the launch's block 'tail_shift'
+     * further on: a run's partial last wave, the launch's own where
+     * blocks differ (KernInstance.uneven). */
+    guint64 tail_from, tail_shift;
     /* If 'gpu' is set (and 'retired'): the counters at bound[i] blocks
      * retired -- each detailed SM's (and its mirrors') when it has, the
      * memory's when all have ('reached' of them so far). */
@@ -68,6 +74,9 @@ typedef struct {
     RunSample nth_sample[2];
     guint64 n_all;
 } RunWindow;
+
+/* The launch's block that run block 'block' plays (tail_from). */
+guint64 run_launch_block (const RunWindow *w, guint64 block);
 
 /* Back-to-back launches: the L2 a launch starts from ('from', NULL for
  * a cold start), and, if 'keep' asks for it, a copy of the one it
