@@ -1134,6 +1134,7 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
     cr_assert_eq (b.sampled.occ.blocks_per_sm, 1);
     cr_assert_eq (b.grid_x, 16);
     cr_assert_eq (b.sampled.waves, 32);
+    cr_expect_eq (b.sampled.block_kinds, 1);
     expect_cycles_close (&b);
     double dram = 3.0 * 512 * 512 * 4;
     cr_expect_leq (fabs ((double) b.sampled.dram_bytes - dram), 0.02 * dram,
@@ -1160,10 +1161,13 @@ Test (kern, sampled_deals_out_uneven_blocks, .timeout = 120)
     run_both ("device.sm_count=4", "sgemm-1", 200, &b);
     cr_assert_eq (b.sampled.waves, 13);
     cr_assert_lt (b.sampled.waves_run, 13);
+    /* Whole blocks, the last column's, the last row's and the corner. */
+    cr_expect_eq (b.sampled.block_kinds, 4);
     expect_cycles_close (&b);
     run_both ("device.sm_count=8", "sgemm-2", 300, &b);
     cr_assert_eq (b.sampled.waves, 13);
     cr_assert_lt (b.sampled.waves_run, 13);
+    cr_expect_eq (b.sampled.block_kinds, 4);
     expect_cycles_close (&b);
 }
 

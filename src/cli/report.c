@@ -77,12 +77,18 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                 "rest at the rate of the run's later half "
                                 "(no main loop to cut)\n", r->waves_run,
                                 r->waves);
-    else if (r->sampled)
+    else if (r->sampled) {
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
-                                "iterations, %" G_GUINT64_FORMAT " wave%s\n",
+                                "iterations, %" G_GUINT64_FORMAT " wave%s",
                                 r->window, k->iterations, r->waves,
                                 r->waves == 1 ? "" : "s");
+        g_string_append_c (o, '\n');
+        if (r->block_kinds > 1)
+            g_string_append_printf (o, "blocks               %d kinds, timed "
+                                    "apart (some have idle threads)\n",
+                                    r->block_kinds);
+    }
     if (r->launches > 1)
         g_string_append_printf (o, "launches             %" G_GUINT64_FORMAT
                                 " back to back after a warm-up, %.2f us "
@@ -197,6 +203,7 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "window_iterations", (gint64) r->window);
     member_int (b, "waves", (gint64) r->waves);
     member_int (b, "waves_simulated", (gint64) r->waves_run);
+    member_int (b, "block_kinds", r->block_kinds);
     json_builder_set_member_name (b, "sampled_by_waves");
     json_builder_add_boolean_value (b, r->by_waves);
     member_int (b, "detailed_sms", r->detailed_sms);

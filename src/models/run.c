@@ -87,6 +87,7 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
 {
     int all = spec->device.sm_count;
     gboolean sampled = how == RUN_HOW_WINDOW;
+    out->block_kinds = 1;
     if (how == RUN_HOW_WAVES) {
         run_by_waves (spec, k, out, options, l2);
         return;

@@ -105,6 +105,10 @@ typedef struct {
     guint64 waves_run;          /* of them, simulated (sampled runs take
                                  * some, the rest extrapolated) */
     int detailed_sms;           /* simulated in full; the rest mirrored */
+    int block_kinds;            /* kinds of block a sampled run timed
+                                 * apart (kern_block_work): 1 where the
+                                 * launch's blocks are alike or the run
+                                 * is not sampled by a window */
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
     RunWarm warm;               /* the L2 they were simulated from */

@@ -879,12 +879,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .detailed = d, .bound = { (int) row, (int) run_full } };
     Marks marks = { &f, &later, &win };
     Classes classes;
-    /* Where blocks differ, the run's last wave is the launch's own --
-     * its partial one, or where it has none, its last full one past the
-     * first row -- so that the run meets its last row of blocks, at C's
-     * edge (blocks_dealt). */
+    /* Where blocks differ, the run's last waves are the launch's own --
+     * its last full one, if the run has one past the first row, and its
+     * partial one -- so that the run meets its last row of blocks, at
+     * C's edge, as well as the first rows' (blocks_dealt). */
     if (k->uneven && full > run_full && (tail > 0 || run_full > row)) {
-        win.tail_from = (run_full - (tail > 0 ? 0 : 1)) * per_wave;
+        win.tail_from = (run_full - (run_full > row ? 1 : 0)) * per_wave;
         win.tail_shift = (full - run_full) * per_wave;
     }
     g_autoptr (Probe) probe = NULL;
@@ -1005,6 +1005,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
+    r->block_kinds = classes.n;
     classes_clear (&classes);
     return TRUE;
 }
