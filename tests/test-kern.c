@@ -1164,6 +1164,18 @@ Test (kern, sampled_deals_out_uneven_blocks, .timeout = 120)
     /* Whole blocks, the last column's, the last row's and the corner. */
     cr_expect_eq (b.sampled.block_kinds, 4);
     expect_cycles_close (&b);
+    /* The counters go by the waves of the run that are not the
+     * launch's last: A, B and C, 200 x 200 floats each in rows of 25
+     * sectors, fit the L2 and are read from DRAM once, 480,000 bytes;
+     * with the last wave's addition standing for the waves past the
+     * run, its first touches of A's last rows made it 61 % more, and
+     * its 8-warp blocks' warp instructions 12 % fewer than exact. */
+    cr_expect_leq (fabs ((double) b.sampled.dram_bytes - 480000.0), 0.1 * 480000,
+                   "DRAM: sampled %" G_GUINT64_FORMAT " B", b.sampled.dram_bytes);
+    double e = (double) b.exact.stats.warp_instructions;
+    cr_expect_leq (fabs ((double) b.sampled.stats.warp_instructions - e), 0.05 * e,
+                   "warp instructions: sampled %" G_GUINT64_FORMAT ", exact %.0f",
+                   b.sampled.stats.warp_instructions, e);
     run_both ("device.sm_count=8", "sgemm-2", 300, &b);
     cr_assert_eq (b.sampled.waves, 13);
     cr_assert_lt (b.sampled.waves_run, 13);

@@ -856,6 +856,16 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     gboolean later_waves = !by_rate && full > run_full;
     gboolean steady = by_rate && full > run_full && run_full > 1;
     int keep = (int) run_full * per_sm;
+    /* Where blocks differ, the run's last waves are the launch's own --
+     * its partial one, and its last full one where the run has another
+     * past the first row whose addition stands for the waves past the
+     * run (by_rows_counters: the last one's, its own blocks' first
+     * touches of the bottom rows of A among them, made sgemm-1's DRAM
+     * bytes at 1000 on the A6000 6.8 times the exact run's) -- so that
+     * the run meets the last row of blocks, at C's edge, as well as the
+     * first rows' (blocks_dealt). */
+    gboolean own_last = k->uneven && full > run_full && run_full > row + 1;
+    gboolean own_tail = k->uneven && full > run_full && tail > 0;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
     g_autofree int *n_retired = g_new0 (int, d);
     g_autofree int *block_sm = g_new (int, run_blocks);
@@ -876,15 +886,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .retired = by_rate ? NULL : retired,
                    .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
                    .last_retired = last_retired, .block_end = block_end,
-                   .detailed = d, .bound = { (int) row, (int) run_full } };
+                   .detailed = d,
+                   .bound = { (int) row, (int) (run_full - own_last) } };
     Marks marks = { &f, &later, &win };
     Classes classes;
-    /* Where blocks differ, the run's last waves are the launch's own --
-     * its last full one, if the run has one past the first row, and its
-     * partial one -- so that the run meets its last row of blocks, at
-     * C's edge, as well as the first rows' (blocks_dealt). */
-    if (k->uneven && full > run_full && (tail > 0 || run_full > row)) {
-        win.tail_from = (run_full - (run_full > row ? 1 : 0)) * per_wave;
+    if (own_last || own_tail) {
+        win.tail_from = (run_full - own_last) * per_wave;
         win.tail_shift = (full - run_full) * per_wave;
     }
     g_autoptr (Probe) probe = NULL;
@@ -993,7 +1000,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
             (double) (row * per_wave), (double) run_blocks,
             (double) (full - run_full), (double) per_wave, more,
             (double) (f.iteration[1] - f.iteration[0]) * (double) first,
-            0, (double) (run_full - row)
+            0, (double) (run_full - own_last - row)
         };
         later_wave_counters (&all, &run, &f, &later, &win, &shape,
                              (double) spec->device.sm_count /
