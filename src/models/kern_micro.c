@@ -194,5 +194,6 @@ loaduse_setup (KernInstance *k, const GpuSpec *spec, GError **error)
 const KernModel kern_loaduse_model = {
     "loaduse", "each warp loops { load; use it }: latency hiding",
     loaduse_params, G_N_ELEMENTS (loaduse_params),
-    "warps (one-warp blocks)", loaduse_setup, stream_open, free_data, FALSE, NULL
+    "warps (one-warp blocks)", loaduse_setup, stream_open, free_data, FALSE,
+    NULL
 };

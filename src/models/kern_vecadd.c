@@ -87,8 +87,8 @@ static KernBlockWork
 block_work (const KernInstance *k, guint64 block)
 {
     guint64 first = block * (guint64) k->threads;
-    guint64 live = first >= (guint64) k->size
-                       ? 0 : MIN ((guint64) k->threads, (guint64) k->size - first);
+    guint64 left = first >= (guint64) k->size ? 0 : (guint64) k->size - first;
+    guint64 live = MIN ((guint64) k->threads, left);
     return (KernBlockWork) { live, (int) ((live + 31) / 32) };
 }
 

@@ -16,8 +16,8 @@ static InstrStream *
 open_warp (void *ctx, guint64 block, int warp)
 {
     const RunWindow *w = ctx;
-    InstrStream *s = kern_open_warp_window (w->k, run_launch_block (w, block), warp,
-                                            w->iterations);
+    InstrStream *s = kern_open_warp_window (w->k, run_launch_block (w, block),
+                                            warp, w->iterations);
     /* A warp that exits before the loop does no iteration's work: the
      * probe measures the warps that do. */
     return w->probe != NULL && kern_stream_plays_loop (s)

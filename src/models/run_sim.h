@@ -45,8 +45,8 @@ typedef struct {
     /* If set: each block's retirement. */
     Cycle *block_end;
     /* Blocks from 'tail_from' on play the launch's block 'tail_shift'
-     * further on: a run's partial last wave, the launch's own where
-     * blocks differ (KernInstance.uneven). */
+     * further on: a sampled run's last waves, the launch's own where
+     * blocks differ (KernInstance.uneven, run_sample.c). */
     guint64 tail_from, tail_shift;
     /* If 'gpu' is set (and 'retired'): the counters at bound[i] blocks
      * retired -- each detailed SM's (and its mirrors') when it has, the
