@@ -8,6 +8,7 @@
 # GPUS widens it to other presets (SMS=full keeps a preset's own SMs):
 #   SIZES=512 SMS=8 sh bench/sampling.sh
 #   GPUS="a100 h100" SIZES=2048 SMS=full sh bench/sampling.sh
+#   SIZES="500 700 1000" KERNELS="1 2" sh bench/sampling.sh  (edge blocks)
 set -eu
 : "${SMSIM:=./smsim}"
 : "${SIZES:=256 512 1024}"
