@@ -682,20 +682,29 @@ blocks_dealt (const KernInstance *k, const RunWindow *win, const Classes *c,
     return end;
 }
 
-/* Lanes of launch blocks 'from' to 'to' (kern_block_work), on average,
- * over those of run blocks 'run_from' to 'run_to'. */
+/* Where blocks differ and the full waves past the run's go by rate:
+ * the warps on the SMs in full (probe_warps) one of them stands for.
+ * The rate (span_cost) is cycles per iteration of a watched warp, and
+ * a block's idle warps are not watched (run_sim.c), so a wave counts
+ * its blocks' busy warps (kern_block_work): those of launch blocks
+ * 'from' to 'to', the full waves the run did not play, on average,
+ * times the blocks a wave has on the SMs in full (the run's first
+ * wave's watched).  Scaling a whole wave's warps by the blocks' lanes
+ * over the run's did not do: the run's rate had its edge blocks' in
+ * it already, and with the range one wave off, past the run's own
+ * last wave (the launch's) rather than before it, sgemm-1 at 500 and
+ * sgemm-2 at 333 on a 4-SM A100, 2 blocks an SM and 32 and 15 waves,
+ * came out +7.9 and +9.6 % of exact; by busy warps +0.3 and -2.0 %. */
 static double
-lanes_ratio (const KernInstance *k, const RunWindow *win, guint64 from,
-             guint64 to, guint64 run_from, guint64 run_to)
+uneven_wave_warps (const KernInstance *k, const Probe *probe, guint64 from,
+                   guint64 to, guint64 per_wave)
 {
-    double a = 0, b = 0;
+    double warps = 0, watched = 0;
     for (guint64 i = from; i < to; i++)
-        a += (double) kern_block_work (k, i).lanes;
-    for (guint64 i = run_from; i < run_to; i++)
-        b += (double) kern_block_work (k, run_launch_block (win, i)).lanes;
-    return b > 0 && to > from
-               ? a / (double) (to - from) / (b / (double) (run_to - run_from))
-               : 1;
+        warps += (double) kern_block_work (k, i).warps;
+    for (guint64 i = 0; i < per_wave; i++)
+        watched += probe_block_warps (probe, i) > 0;
+    return watched * warps / (double) MAX (to - from, 1);
 }
 
 /* by_rows_counters for every counter, into 'all' (which holds the
@@ -821,7 +830,7 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    the rate of its own kind's, and with one block per SM the launch's
  *    blocks are dealt out to the SMs, each taking its kind's time
  *    (blocks_dealt); with more, the full waves past the run's go by the
- *    rate above, in proportion to their lanes (lanes_ratio).
+ *    rate above, by their blocks' busy warps (uneven_wave_warps).
  * Counters: the run's, times all blocks over its blocks, plus each
  * block's iterations past 'w' at the first wave's rate per block and
  * iteration (not the later waves' where the cycles go by them: that
@@ -966,13 +975,18 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                               : 0;
     if (rate_cost <= 0)
         rate_cost = span_cost (probe, 0, lo, 0, hi);
+    /* The launch's full waves the run did not play: past its own, or,
+     * where its last full wave is the launch's, before that. */
+    guint64 unplayed = win.tail_shift > 0 ? win.tail_from
+                                          : run_full * per_wave;
     if (full > run_full && by_rate)
-        total += (double) (full - run_full) * (double) probe_warps (probe, 0) *
-                 (double) iters * rate_cost *
-                 (k->uneven ? lanes_ratio (k, &win, run_full * per_wave,
-                                           full * per_wave, 0,
-                                           run_full * per_wave)
-                            : 1);
+        total += (double) (full - run_full) *
+                 (k->uneven ? uneven_wave_warps (k, probe, unplayed,
+                                                 unplayed + (full - run_full) *
+                                                                per_wave,
+                                                 per_wave)
+                            : (double) probe_warps (probe, 0)) *
+                 (double) iters * rate_cost;
     else if (full > run_full && k->uneven)
         total = blocks_dealt (k, &win, &classes, ext, run_blocks,
                               row * per_wave, run_full * per_wave,
