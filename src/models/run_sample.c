@@ -446,38 +446,55 @@ run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
 }
 
 /* The run's blocks by what they do (kern_block_work): one class where
- * the launch's blocks are alike. */
+ * the launch's blocks are alike.  Looked up by their work: a trace's
+ * blocks may all differ, and blocks_dealt asks for every block of the
+ * launch. */
 typedef struct {
     int n;
     int *of;                /* each run block's class */
     KernBlockWork *work;    /* each class's */
+    GHashTable *index;      /* work (work_key) -> class + 1 */
 } Classes;
+
+/* Lanes are a block's at most 1024 threads' instructions, far short of
+ * 2^58; warps at most 32. */
+static gint64
+work_key (KernBlockWork w)
+{
+    return (gint64) (w.lanes << 6 | (guint64) w.warps);
+}
 
 static int
 class_of (const Classes *c, KernBlockWork w)
 {
-    for (int i = 0; i < c->n; i++)
-        if (c->work[i].lanes == w.lanes && c->work[i].warps == w.warps)
-            return i;
-    return -1;
+    gint64 key = work_key (w);
+    return GPOINTER_TO_INT (g_hash_table_lookup (c->index, &key)) - 1;
+}
+
+static int
+classes_add (Classes *c, KernBlockWork w)
+{
+    gint64 key = work_key (w);
+    c->work[c->n] = w;
+    g_hash_table_insert (c->index, g_memdup2 (&key, sizeof key),
+                         GINT_TO_POINTER (c->n + 1));
+    return c->n++;
 }
 
 static void
 classes_init (Classes *c, const KernInstance *k, const RunWindow *win,
               guint64 blocks)
 {
-    c->n = 1;
+    c->n = 0;
     c->of = g_new0 (int, blocks);
     c->work = g_new (KernBlockWork, k->uneven ? blocks : 1);
-    c->work[0] = kern_block_work (k, 0);
-    for (guint64 b = 0; k->uneven && b < blocks; b++) {
+    c->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                      NULL);
+    classes_add (c, kern_block_work (k, run_launch_block (win, 0)));
+    for (guint64 b = 1; k->uneven && b < blocks; b++) {
         KernBlockWork w = kern_block_work (k, run_launch_block (win, b));
         int i = class_of (c, w);
-        if (i < 0) {
-            i = c->n++;
-            c->work[i] = w;
-        }
-        c->of[b] = i;
+        c->of[b] = i >= 0 ? i : classes_add (c, w);
     }
 }
 
@@ -486,6 +503,7 @@ classes_clear (Classes *c)
 {
     g_free (c->of);
     g_free (c->work);
+    g_hash_table_unref (c->index);
 }
 
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
