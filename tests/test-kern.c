@@ -1190,6 +1190,16 @@ Test (kern, sampled_deals_out_uneven_blocks, .timeout = 120)
     cr_assert_lt (b.sampled.waves_run, 13);
     cr_expect_eq (b.sampled.block_kinds, 4);
     expect_cycles_close (&b);
+    /* sgemm-2 at 65 on one SM: 3 x 3 blocks, 9 waves, 3 a grid row; 65
+     * = 2 x 32 + 1, so the last row's and column's blocks have one
+     * busy lane or warp.  The run plays waves past the first row's as
+     * the launch's last, so it meets those; with only the last full
+     * wave the launch's it missed the last row (-14 %). */
+    run_both ("device.sm_count=1", "sgemm-2", 65, &b);
+    cr_assert_eq (b.sampled.waves, 9);
+    cr_assert_lt (b.sampled.waves_run, 9);
+    cr_expect_eq (b.sampled.block_kinds, 4);
+    expect_cycles_close (&b);
 }
 
 /* The same where an SM holds two blocks, so the full waves past the

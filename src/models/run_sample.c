@@ -884,14 +884,17 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     gboolean steady = by_rate && full > run_full && run_full > 1;
     int keep = (int) run_full * per_sm;
     /* Where blocks differ, the run's last waves are the launch's own --
-     * its partial one, and its last full one where the run has another
-     * past the first row whose addition stands for the waves past the
-     * run (by_rows_counters: the last one's, its own blocks' first
-     * touches of the bottom rows of A among them, made sgemm-1's DRAM
-     * bytes at 1000 on the A6000 6.8 times the exact run's) -- so that
-     * the run meets the last row of blocks, at C's edge, as well as the
-     * first rows' (blocks_dealt). */
-    gboolean own_last = k->uneven && full > run_full && run_full > row + 1;
+     * its partial one, and its full ones past the first row's but one,
+     * whose addition stands for the waves past the run (by_rows_counters:
+     * the last one's, its own blocks' first touches of the bottom rows of
+     * A among them, made sgemm-1's DRAM bytes at 1000 on the A6000 6.8
+     * times the exact run's) -- so that the run meets the last rows of
+     * blocks, at C's edge, as well as the first rows' (blocks_dealt).
+     * With only the last full wave the launch's, sgemm-2 at 65 on one SM
+     * (3 waves a grid row) never met its last row and came out -14 % of
+     * exact. */
+    guint64 own_last = k->uneven && full > run_full && run_full > row + 1
+                           ? run_full - row - 1 : 0;
     gboolean own_tail = k->uneven && full > run_full && tail > 0;
     g_autofree Cycle *retired = g_new0 (Cycle, (gsize) (d * keep));
     g_autofree int *n_retired = g_new0 (int, d);
