@@ -80,10 +80,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
     else if (r->sampled) {
         g_string_append_printf (o, "window               %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " main-loop "
-                                "iterations, %" G_GUINT64_FORMAT " wave%s",
+                                "iterations, %" G_GUINT64_FORMAT " wave%s\n",
                                 r->window, k->iterations, r->waves,
                                 r->waves == 1 ? "" : "s");
-        g_string_append_c (o, '\n');
         if (r->block_kinds > 1)
             g_string_append_printf (o, "blocks               %d kinds, timed "
                                     "apart (some have idle threads)\n",

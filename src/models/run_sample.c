@@ -996,10 +996,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                               : 0;
     if (rate_cost <= 0)
         rate_cost = span_cost (probe, 0, lo, 0, hi);
-    /* The launch's full waves the run did not play: past its own, or,
-     * where its last full wave is the launch's, before that. */
-    guint64 unplayed = win.tail_shift > 0 ? win.tail_from
-                                          : run_full * per_wave;
+    /* The launch's full waves the run did not play: past those it
+     * played from the start, before its last ones (own_last). */
+    guint64 unplayed = (run_full - own_last) * per_wave;
     if (full > run_full && by_rate)
         total += (double) (full - run_full) *
                  (k->uneven ? uneven_wave_warps (k, probe, unplayed,
