@@ -770,7 +770,7 @@ launch (Sgemm *g, KernInstance *k)
     k->flops = 2.0 * (double) g->m * (double) g->n * (double) g->k;
     /* Kernels 1 and 2 past a multiple of 32: the last row and column
      * of blocks have idle threads (block_work), and a sampled run times
-     * them apart (run_sample.c). */
+     * them apart (run_kinds.c). */
     k->uneven = g->m % 32 != 0 || g->n % 32 != 0;
     k->device_bytes = 4.0 * ((double) g->m * (double) g->k +
                              (double) g->k * (double) g->n +

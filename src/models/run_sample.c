@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/run_kinds.h"
 #include "models/run_sample.h"
 #include "models/run_sim.h"
 
@@ -445,67 +446,6 @@ run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
     return SAMPLED_DETAILED_SMS;
 }
 
-/* The run's blocks by what they do (kern_block_work): one class where
- * the launch's blocks are alike.  Looked up by their work: a trace's
- * blocks may all differ, and blocks_dealt asks for every block of the
- * launch. */
-typedef struct {
-    int n;
-    int *of;                /* each run block's class */
-    KernBlockWork *work;    /* each class's */
-    GHashTable *index;      /* work (work_key) -> class + 1 */
-} Classes;
-
-/* Lanes are a block's at most 1024 threads' instructions, far short of
- * 2^58; warps at most 32. */
-static gint64
-work_key (KernBlockWork w)
-{
-    return (gint64) (w.lanes << 6 | (guint64) w.warps);
-}
-
-static int
-class_of (const Classes *c, KernBlockWork w)
-{
-    gint64 key = work_key (w);
-    return GPOINTER_TO_INT (g_hash_table_lookup (c->index, &key)) - 1;
-}
-
-static int
-classes_add (Classes *c, KernBlockWork w)
-{
-    gint64 key = work_key (w);
-    c->work[c->n] = w;
-    g_hash_table_insert (c->index, g_memdup2 (&key, sizeof key),
-                         GINT_TO_POINTER (c->n + 1));
-    return c->n++;
-}
-
-static void
-classes_init (Classes *c, const KernInstance *k, const RunWindow *win,
-              guint64 blocks)
-{
-    c->n = 0;
-    c->of = g_new0 (int, blocks);
-    c->work = g_new (KernBlockWork, k->uneven ? blocks : 1);
-    c->index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                      NULL);
-    classes_add (c, kern_block_work (k, run_launch_block (win, 0)));
-    for (guint64 b = 1; k->uneven && b < blocks; b++) {
-        KernBlockWork w = kern_block_work (k, run_launch_block (win, b));
-        int i = class_of (c, w);
-        c->of[b] = i >= 0 ? i : classes_add (c, w);
-    }
-}
-
-static void
-classes_clear (Classes *c)
-{
-    g_free (c->of);
-    g_free (c->work);
-    g_hash_table_unref (c->index);
-}
-
 /* Cycles per iteration of one warp on the SMs simulated in full (all of
  * them together), from wave 'from' at iteration 'lo' to wave 'to' at
  * 'hi': the rate the SMs did iterations at then, whichever waves'.  0
@@ -550,16 +490,16 @@ later_wave_added (const RunWindow *win, int detailed, guint64 row, guint64 run)
  * whole loop, at 437 to 444 from the 128th to the 256th; +8.2 % of
  * exact with each SM's own rate, +3.0 % pooled). */
 static double
-latest_end (const Probe *probe, const RunWindow *win, const Classes *cls,
+latest_end (const Probe *probe, const RunWindow *win, const RunKinds *kinds,
             guint64 blocks, guint64 per_wave, int per_sm, int detailed,
             guint64 lo, guint64 hi, double more, double *ext)
 {
     /* A pool per wave, per count of blocks sharing the SM (capped at
      * the blocks an SM holds, as one may retire and its successor start
-     * within the span) and per class of block (an edge block of kernel 1
+     * within the span) and per kind of block (an edge block of kernel 1
      * does its iterations four times as fast as a whole one). */
     guint64 pools = ((blocks + per_wave - 1) / per_wave) * (guint64) per_sm *
-                    (guint64) cls->n;
+                    (guint64) kinds->n;
     g_autofree double *end = g_new0 (double, detailed);
     g_autofree double *span = g_new0 (double, pools);
     g_autofree double *done = g_new0 (double, pools);
@@ -595,7 +535,7 @@ latest_end (const Probe *probe, const RunWindow *win, const Classes *cls,
             if (n == 0)
                 continue;
             pool[b] = ((gint64) ((guint64) b / per_wave * (guint64) per_sm) +
-                       MIN (sharing, per_sm) - 1) * cls->n + cls->of[b];
+                       MIN (sharing, per_sm) - 1) * kinds->n + kinds->of[b];
             span[pool[b]] += (double) (to - from);
             done[pool[b]] += (double) n;
         }
@@ -611,118 +551,6 @@ latest_end (const Probe *probe, const RunWindow *win, const Classes *cls,
     for (int i = 0; i < detailed; i++)
         latest = MAX (latest, end[i]);
     return latest;
-}
-
-/* The time each class of block takes (Classes): from its SM's block
- * before retiring to its own retiring, plus its iterations past the
- * window ('ext', latest_end), on average over the run's blocks of the
- * class in its waves 'later_from' to 'later_to' (past the first row:
- * full_waves_to_run) where it had some there, else anywhere in the
- * run.  One block per SM: an SM's blocks come to it in the launch's
- * order, one at a time.  'took[ref]' is the most met class's. */
-static int
-class_times (const RunWindow *win, const Classes *c, const double *ext,
-             guint64 blocks, guint64 later_from, guint64 later_to, int sms,
-             double *took)
-{
-    g_autofree Cycle *before = g_new0 (Cycle, sms);
-    g_autofree double *sum = g_new0 (double, 2 * c->n);
-    g_autofree guint64 *n = g_new0 (guint64, 2 * c->n);
-    for (guint64 b = 0; b < blocks; b++) {
-        int sm = win->block_sm[b];
-        if (sm < 0)
-            continue;
-        int later = b >= later_from && b < later_to;
-        sum[2 * c->of[b] + later] +=
-            (double) (win->block_end[b] - before[sm]) + ext[b];
-        n[2 * c->of[b] + later]++;
-        before[sm] = win->block_end[b];
-    }
-    int ref = 0;
-    for (int i = 0; i < c->n; i++) {
-        int at = 2 * i + (n[2 * i + 1] > 0);
-        took[i] = n[at] > 0 ? sum[at] / (double) n[at] : 0;
-        if (n[2 * i + 1] + n[2 * i] > n[2 * ref + 1] + n[2 * ref])
-            ref = i;
-    }
-    return ref;
-}
-
-/* Sift the SM at heap position 'i' down to its place (earliest free
- * first). */
-static void
-heap_down (double *free_at, int n, int i)
-{
-    for (;;) {
-        int least = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && free_at[l] < free_at[least])
-            least = l;
-        if (r < n && free_at[r] < free_at[least])
-            least = r;
-        if (least == i)
-            return;
-        double t = free_at[i];
-        free_at[i] = free_at[least];
-        free_at[least] = t;
-        i = least;
-    }
-}
-
-/* Where blocks differ (KernInstance.uneven) and an SM holds one at a
- * time: when the launch ends, its blocks dealt out in order, each to
- * the SM that frees first, as the hardware hands them out, each taking
- * its class's time in the run (class_times); a class the run did not
- * meet, the most met one's in proportion to its lanes.  Waves of whole
- * blocks would not do: sgemm-1 at 1000 on the A6000 has 63 edge blocks
- * among its 1024, which take a quarter of a whole one's time, and came
- * out +8.9 % of exact with them (+6.6 % with every SM in full); dealt
- * out with its exact run's own block times, it ends 0.07 % early. */
-static double
-blocks_dealt (const KernInstance *k, const RunWindow *win, const Classes *c,
-              const double *ext, guint64 blocks, guint64 later_from,
-              guint64 later_to, int sms)
-{
-    g_autofree double *took = g_new0 (double, c->n);
-    g_autofree double *free_at = g_new0 (double, sms);
-    int ref = class_times (win, c, ext, blocks, later_from, later_to, sms,
-                           took);
-    double end = 0;
-    for (guint64 b = 0; b < kern_blocks (k); b++) {
-        KernBlockWork w = kern_block_work (k, b);
-        int i = class_of (c, w);
-        free_at[0] += i >= 0 && took[i] > 0
-                          ? took[i]
-                          : took[ref] * (double) w.lanes /
-                                (double) MAX (c->work[ref].lanes, 1);
-        end = MAX (end, free_at[0]);
-        heap_down (free_at, sms, 0);
-    }
-    return end;
-}
-
-/* Where blocks differ and the full waves past the run's go by rate:
- * the warps on the SMs in full (probe_warps) one of them stands for.
- * The rate (span_cost) is cycles per iteration of a watched warp, and
- * a block's idle warps are not watched (run_sim.c), so a wave counts
- * its blocks' busy warps (kern_block_work): those of launch blocks
- * 'from' to 'to', the full waves the run did not play, on average,
- * times the blocks a wave has on the SMs in full (the run's first
- * wave's watched).  Scaling a whole wave's warps by the blocks' lanes
- * over the run's did not do: the run's rate had its edge blocks' in
- * it already, and with the range one wave off, past the run's own
- * last wave (the launch's) rather than before it, sgemm-1 at 500 and
- * sgemm-2 at 333 on a 4-SM A100, 2 blocks an SM and 32 and 15 waves,
- * came out +7.9 and +9.6 % of exact; by busy warps +0.3 and -2.0 %. */
-static double
-uneven_wave_warps (const KernInstance *k, const Probe *probe, guint64 from,
-                   guint64 to, guint64 per_wave)
-{
-    double warps = 0, watched = 0;
-    for (guint64 i = from; i < to; i++)
-        warps += (double) kern_block_work (k, i).warps;
-    for (guint64 i = 0; i < per_wave; i++)
-        watched += probe_block_warps (probe, i) > 0;
-    return watched * warps / (double) MAX (to - from, 1);
 }
 
 /* by_rows_counters for every counter, into 'all' (which holds the
@@ -847,8 +675,9 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    (run_sampled_detailed_sms), each block's iterations past 'w' go at
  *    the rate of its own kind's, and with one block per SM the launch's
  *    blocks are dealt out to the SMs, each taking its kind's time
- *    (blocks_dealt); with more, the full waves past the run's go by the
- *    rate above, by their blocks' busy warps (uneven_wave_warps).
+ *    (run_kinds_dealt, run_kinds.c); with more, the full waves past the
+ *    run's go by the rate above, by their blocks' busy warps
+ *    (run_kinds_wave_warps).
  * Counters: the run's, times all blocks over its blocks, plus each
  * block's iterations past 'w' at the first wave's rate per block and
  * iteration (not the later waves' where the cycles go by them: that
@@ -889,7 +718,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
      * the last one's, its own blocks' first touches of the bottom rows of
      * A among them, made sgemm-1's DRAM bytes at 1000 on the A6000 6.8
      * times the exact run's) -- so that the run meets the last rows of
-     * blocks, at C's edge, as well as the first rows' (blocks_dealt).
+     * blocks, at C's edge, as well as the first rows' (run_kinds_dealt).
      * With only the last full wave the launch's, sgemm-2 at 65 on one SM
      * (3 waves a grid row) never met its last row and came out -14 % of
      * exact. */
@@ -919,7 +748,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .detailed = d,
                    .bound = { (int) row, (int) (run_full - own_last) } };
     Marks marks = { &f, &later, &win };
-    Classes classes;
+    RunKinds kinds;
     if (own_last || own_tail) {
         win.tail_from = (run_full - own_last) * per_wave;
         win.tail_shift = (full - run_full) * per_wave;
@@ -987,8 +816,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
      * above). */
     guint64 lo = MAX (w / 4, 1), hi = MAX (w / 2, 2);
     double more = (double) (iters - w);
-    classes_init (&classes, k, &win, run_blocks);
-    double total = latest_end (probe, &win, &classes, run_blocks, per_wave,
+    run_kinds_init (&kinds, k, &win, run_blocks);
+    double total = latest_end (probe, &win, &kinds, run_blocks, per_wave,
                                per_sm, d, lo, hi, more, ext);
     /* By rate: from the second wave a quarter through to the last half
      * through, several waves' worth, where the run has them. */
@@ -1001,14 +830,14 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     guint64 unplayed = (run_full - own_last) * per_wave;
     if (full > run_full && by_rate)
         total += (double) (full - run_full) *
-                 (k->uneven ? uneven_wave_warps (k, probe, unplayed,
+                 (k->uneven ? run_kinds_wave_warps (k, probe, unplayed,
                                                  unplayed + (full - run_full) *
                                                                 per_wave,
                                                  per_wave)
                             : (double) probe_warps (probe, 0)) *
                  (double) iters * rate_cost;
     else if (full > run_full && k->uneven)
-        total = blocks_dealt (k, &win, &classes, ext, run_blocks,
+        total = run_kinds_dealt (k, &win, &kinds, ext, run_blocks,
                               row * per_wave, run_full * per_wave,
                               spec->device.sm_count);
     else if (full > run_full) {
@@ -1046,7 +875,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
-    r->block_kinds = classes.n;
-    classes_clear (&classes);
+    r->block_kinds = kinds.n;
+    run_kinds_clear (&kinds);
     return TRUE;
 }
