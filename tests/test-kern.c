@@ -973,7 +973,7 @@ Test (kern, probe_marks_iteration_entries)
  * block's marks are the single warp's above.  Entries in a block are
  * its own: [iteration 2, iteration 5) holds the entries into 2, 3 and
  * 4.  A block the probe never watched has no warps and never
- * entered. */
+ * entered, and is none of its wave's blocks. */
 Test (kern, probe_marks_each_blocks_entries)
 {
     g_autoptr (Preset) p = tu_preset ("a6000");
@@ -994,6 +994,8 @@ Test (kern, probe_marks_each_blocks_entries)
                                                    probe_block_entered (probe, b, 5)), 3);
     }
     cr_expect_eq (probe_block_warps (probe, 2), 0);
+    cr_expect_eq (probe_warps (probe, 0), 2);
+    cr_expect_eq (probe_blocks (probe, 0), 2);
     cr_expect_eq (probe_block_entered (probe, 2, 1), CYCLE_NEVER);
     cr_expect_eq (probe_block_entries_between (probe, 2, 0, CYCLE_NEVER), 0);
 }

@@ -9,6 +9,7 @@
 typedef struct {
     GArray *at;            /* of Cycle: each entry's, in time order */
     guint32 opened;        /* warps */
+    guint32 blocks;        /* with a warp opened (a wave's) */
 } Wave;
 
 struct Probe {
@@ -92,11 +93,18 @@ probe_warps (const Probe *p, int wave)
     return p->wave[wave].opened;
 }
 
+guint
+probe_blocks (const Probe *p, int wave)
+{
+    g_assert (wave >= 0 && wave < p->waves);
+    return p->wave[wave].blocks;
+}
+
 /* Block 'block''s record; one it never watched has no warps. */
 static const Wave *
 block_of (const Probe *p, guint64 block)
 {
-    static const Wave none = { NULL, 0 };
+    static const Wave none = { NULL, 0, 0 };
     g_assert (block < p->n_blocks);
     return p->block[block].at != NULL ? &p->block[block] : &none;
 }
@@ -221,8 +229,10 @@ probe_wrap (Probe *p, InstrStream *inner, guint64 block)
     w->wave = (int) MIN (block / p->per_wave, (guint64) p->waves - 1);
     w->at = -1;
     p->wave[w->wave].opened++;
-    if (p->block[block].at == NULL)
+    if (p->block[block].at == NULL) {
         p->block[block].at = g_array_new (FALSE, FALSE, sizeof (Cycle));
+        p->wave[w->wave].blocks++;
+    }
     p->block[block].opened++;
     return &w->base;
 }

@@ -53,8 +53,9 @@ void probe_shorten (Probe *p, guint64 window);
  * CYCLE_NEVER if it has not. */
 Cycle probe_entered (const Probe *p, int wave, guint64 iteration);
 
-/* The warps of wave 'wave' it watched. */
+/* The warps of wave 'wave' it watched, and the blocks they are of. */
 guint probe_warps (const Probe *p, int wave);
+guint probe_blocks (const Probe *p, int wave);
 
 /* Entries into iterations 1 and on, by the warps of every wave, at
  * cycles in [from, to): the work the SMs did then, whichever wave it
