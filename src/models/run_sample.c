@@ -32,13 +32,15 @@
  * afford more: affordable_window).  Measured against sampled runs with
  * the whole loop (up to 512 iterations) on the A6000 at 4096, in cycles, with
  * the later waves extrapolated as run_sampled () says: a window of 64
- * is off by up to 3.8 % where an SM holds more than one block (kernel
- * 8, -3.8 %; kernel 6, -3.0 %), 32 by up to 6.6 % (kernel 4); where it
- * holds one, kernel 2 by -7.3 % (-5.7 % at 128) and the others by 0.6
- * % or less.  (With the second wave's addition standing for the later
- * waves whatever the blocks per SM, 64 was off by up to 12 % and 128 by
- * up to 6.6 %, kernel 7 both times.)  The first wave's cost per
- * iteration is flat past 16 iterations in all of them. */
+ * is off by up to 4.0 % where an SM holds more than one block (kernel
+ * 8, -4.0 %; kernel 6, -3.3 %; kernel 4, -2.1 %), 32 by up to 6.6 %
+ * (kernel 4); where it holds one, kernel 1 by -2.5 % and kernels 2 and
+ * 3 by +1.1 and -0.02 % (kernel 2 at 128: -5.8 %; a window's rate is a
+ * noisy measure of a loop whose warps drift apart).  (With the second
+ * wave's addition standing for the later waves whatever the blocks per
+ * SM, 64 was off by up to 12 % and 128 by up to 6.6 %, kernel 7 both
+ * times.)  The first wave's cost per iteration is flat past 16
+ * iterations in all of them but kernel 2's. */
 #define MAX_WINDOW 64
 
 /* Settled: the cost of one more iteration agreed within SETTLED_PCT
@@ -56,7 +58,14 @@
 /* No earlier: the blocks' lockstep start makes the first iterations
  * alike and cheap (kernel 2 at 4096 on the A6000: 1,511 and 1,545
  * cycles an iteration over iterations 2-4 and 4-8, then 2,013, 2,331
- * and 2,333 over 8-16, 16-32 and 32-64). */
+ * and 2,333 over 8-16, 16-32 and 32-64).  Later is no sure thing
+ * either: kernel 2 at 1000 on the A6000, every SM in full, takes 1,627
+ * and 1,638 over 4-8 and 8-16, settles, and is cut to 32 of its 62
+ * iterations, but takes 1,713 over 16-32 as its warps, which meet at
+ * no barrier, drift apart: -6.3 % of exact, and -0.8 % with all 62.
+ * Never cutting a window of 64 would make the A6000's validation take
+ * 39 % longer (9.7 against 13.5 s on one core) and move it by 1.3 % at
+ * most (kernel 10). */
 #define SETTLED_FROM 16
 
 /* The first wave, watched at iterations 1, 2, 4 ...: where its cost
