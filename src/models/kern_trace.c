@@ -16,7 +16,7 @@ typedef struct {
     KernParam params[KERN_MAX_PARAMS];
     char *where;
     TraceReader *reader;
-    GArray *block_lanes;   /* guint64: each block's lane-instructions */
+    GArray *block_work;    /* guint64: each block's (weigh_key) */
 } TraceKern;
 
 static gboolean
@@ -38,22 +38,21 @@ trace_open_warp (const KernInstance *k, guint64 block, int warp,
     return trace_reader_open_warp (t->reader, block, warp, iterations);
 }
 
-/* A block's lane-instructions, as the file check counted them (its
- * warps, all of them: a trace does not say which take part). */
+/* A block's work, as the file check counted it (weigh). */
 static KernBlockWork
 trace_block_work (const KernInstance *k, guint64 block)
 {
     const TraceKern *t = k->data;
-    guint64 lanes = block < t->block_lanes->len
-                        ? g_array_index (t->block_lanes, guint64, block) : 0;
-    return (KernBlockWork) { lanes, kern_warps (k) };
+    guint64 key = block < t->block_work->len
+                      ? g_array_index (t->block_work, guint64, block) : 0;
+    return (KernBlockWork) { key >> 6, (int) (key & 63) };
 }
 
 static void
 trace_free (void *data)
 {
     TraceKern *t = data;
-    g_array_unref (t->block_lanes);
+    g_array_unref (t->block_work);
     trace_reader_free (t->reader);
     g_free (t->where);
     g_free (t);
@@ -93,35 +92,46 @@ fill_instance (KernInstance *k, TraceKern *t, const char *path)
     k->where = t->where;
 }
 
-/* Each block's lane-instructions, and whether the blocks are alike by
- * them: a sampled run times blocks unlike apart (KernInstance.uneven).
- * Eight bytes a block, held while the trace is open. */
+/* Each block's work (KernBlockWork): its lane-instructions, and its
+ * warps that play the main loop's first iteration, as the probe of a
+ * sampled run counts them (trace_reader_warp_plays_loop; all, where
+ * the loop is empty), and whether the blocks are alike by them: a
+ * sampled run times blocks unlike apart (KernInstance.uneven).  Eight
+ * bytes a block, held while the trace is open: the warps, at most 32,
+ * in the low 6 bits, as run_kinds.c keys a kind. */
 typedef struct {
     guint64 block;
     guint64 lanes;         /* of the block being read */
-    GArray *blocks;        /* guint64: the lanes of those read */
+    guint32 loop_warps;    /* and its warps in iteration 1 */
+    guint64 iterations;
+    int warps;             /* a block's */
+    GArray *blocks;        /* guint64: the work of those read */
     gboolean uneven;
 } Weigh;
 
 static void
 weigh_done (Weigh *w)
 {
-    if (w->block > 0 &&
-        w->lanes != g_array_index (w->blocks, guint64, 0))
+    int warps = w->iterations > 0 ? sim_popcount32 (w->loop_warps) : w->warps;
+    guint64 key = w->lanes << 6 | (guint64) warps;
+    if (w->block > 0 && key != g_array_index (w->blocks, guint64, 0))
         w->uneven = TRUE;
-    g_array_append_val (w->blocks, w->lanes);
+    g_array_append_val (w->blocks, key);
 }
 
 static void
-weigh (void *ctx, guint64 block, const Instr *in)
+weigh (void *ctx, guint64 block, int warp, guint64 section, const Instr *in)
 {
     Weigh *w = ctx;
     while (block > w->block) {      /* blocks with no records weigh 0 */
         weigh_done (w);
         w->block++;
         w->lanes = 0;
+        w->loop_warps = 0;
     }
     w->lanes += (guint64) sim_popcount32 (in->active);
+    if (section == 1)
+        w->loop_warps |= 1u << warp;
 }
 
 KernInstance *
@@ -129,14 +139,18 @@ kern_trace_open (const char *path, GError **error)
 {
     g_autoptr (TraceReader) r = trace_reader_open (path, error);
     g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
-    Weigh w = { 0, 0, blocks, FALSE };
-    if (r == NULL || !trace_reader_scan (r, weigh, &w, error))
+    if (r == NULL)
+        return NULL;
+    const TraceHead *h = trace_reader_head (r);
+    Weigh w = { .iterations = h->iterations,
+                .warps = (int) ((h->threads + 31) / 32), .blocks = blocks };
+    if (!trace_reader_scan (r, weigh, &w, error))
         return NULL;
     weigh_done (&w);
     TraceKern *t = g_new0 (TraceKern, 1);
     KernInstance *k = g_new0 (KernInstance, 1);
     t->reader = g_steal_pointer (&r);
-    t->block_lanes = g_steal_pointer (&blocks);
+    t->block_work = g_steal_pointer (&blocks);
     fill_instance (k, t, path);
     k->uneven = w.uneven;
     return k;

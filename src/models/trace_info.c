@@ -32,10 +32,13 @@ trace_info_space_name (TraceSpace s)
 }
 
 void
-trace_info_add (void *ctx, guint64 block, const Instr *in)
+trace_info_add (void *ctx, guint64 block, int warp, guint64 section,
+                const Instr *in)
 {
     TraceInfo *t = ctx;
     (void) block;
+    (void) warp;
+    (void) section;
     guint64 lanes = (guint64) sim_popcount32 (in->active);
     guint64 bytes = lanes * in->width;
     t->warp_instructions++;

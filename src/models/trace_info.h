@@ -34,7 +34,8 @@ typedef struct {
 
 /* Count 'in' (a TraceVisitFn for trace_reader_scan: 'ctx' is the
  * TraceInfo). */
-void trace_info_add (void *ctx, guint64 block, const Instr *in);
+void trace_info_add (void *ctx, guint64 block, int warp, guint64 section,
+                     const Instr *in);
 
 /* Width in bytes of width class 'w'. */
 int trace_info_width (int w);

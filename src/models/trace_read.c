@@ -247,6 +247,7 @@ typedef struct {
     TraceVisitFn visit;
     void *ctx;
     guint64 block;         /* the block being read */
+    guint64 section;       /* and its section */
     guint64 line;          /* the line being read */
     guint64 section_line;
     GString *text;
@@ -324,7 +325,7 @@ scan_instruction (Scan *sc, const char *line, int warp, gboolean last,
         return trace_format_error (error,
                                    "the warp's epilogue must end with EXIT");
     if (sc->visit != NULL)
-        sc->visit (sc->ctx, sc->block, &in);
+        sc->visit (sc->ctx, sc->block, warp, sc->section, &in);
     return TRUE;
 }
 
@@ -380,6 +381,7 @@ scan_section (Scan *sc, guint64 block, guint64 index, guint64 *off,
     Section s;
     GError *e = NULL;
     sc->section_line = sc->line;
+    sc->section = index;
     if (!begin_section (r, *off, block, index, &s, &e))
         return at_line (r, sc->line, e, error);
     sc->line++;
@@ -423,7 +425,7 @@ trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
                    GError **error)
 {
     g_autoptr (GString) text = g_string_new (NULL);
-    Scan sc = { r, visit, ctx, 0, r->head_lines + 1, 0, text };
+    Scan sc = { r, visit, ctx, 0, 0, r->head_lines + 1, 0, text };
     guint64 off = r->first, blocks = trace_head_blocks (&r->head);
     gboolean ok = TRUE;
     trace_file_lock (r->file);

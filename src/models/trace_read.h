@@ -37,8 +37,10 @@ const char *trace_reader_path (const TraceReader *r);
 gboolean trace_reader_is_gzip (const TraceReader *r);
 
 /* Called with each instruction of the file, in file order, and the
- * block it is of. */
-typedef void (*TraceVisitFn) (void *ctx, guint64 block, const Instr *in);
+ * block, warp and section it is of (0 the prologue, 1 .. iterations
+ * the main loop's, iterations + 1 the epilogue). */
+typedef void (*TraceVisitFn) (void *ctx, guint64 block, int warp,
+                              guint64 section, const Instr *in);
 
 /* Check the whole file; 'visit' may be NULL. */
 gboolean trace_reader_scan (TraceReader *r, TraceVisitFn visit, void *ctx,
