@@ -274,6 +274,22 @@ kern_block_work (const KernInstance *k, guint64 block)
     return (KernBlockWork) { (guint64) k->threads, kern_warps (k) };
 }
 
+/* Warps in the low 8 bits: at most 128, a block of 4096 threads (the
+ * most a preset allows: pkey.c).  Lanes are instructions of those
+ * threads, far short of 2^56. */
+guint64
+kern_block_work_key (KernBlockWork w)
+{
+    g_assert (w.warps >= 0 && w.warps < 256);
+    return w.lanes << 8 | (guint64) w.warps;
+}
+
+KernBlockWork
+kern_block_work_of_key (guint64 key)
+{
+    return (KernBlockWork) { key >> 8, (int) (key & 255) };
+}
+
 InstrStream *
 kern_open_warp (const KernInstance *k, guint64 block, int warp)
 {

@@ -122,6 +122,9 @@ const char *kern_where (const KernInstance *k);
 int kern_warps (const KernInstance *k);
 /* What 'block' does: the model's block_work, or all its threads. */
 KernBlockWork kern_block_work (const KernInstance *k, guint64 block);
+/* A block's work as one number and back: equal where the work is. */
+guint64 kern_block_work_key (KernBlockWork w);
+KernBlockWork kern_block_work_of_key (guint64 key);
 InstrStream *kern_open_warp (const KernInstance *k, guint64 block, int warp);
 /* The same with the main loop cut to 'iterations' (a sampling window). */
 InstrStream *kern_open_warp_window (const KernInstance *k, guint64 block,

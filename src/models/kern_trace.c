@@ -16,7 +16,7 @@ typedef struct {
     KernParam params[KERN_MAX_PARAMS];
     char *where;
     TraceReader *reader;
-    GArray *block_work;    /* guint64: each block's (weigh_key) */
+    GArray *block_work;    /* guint64: each block's (kern_block_work_key) */
 } TraceKern;
 
 static gboolean
@@ -45,7 +45,7 @@ trace_block_work (const KernInstance *k, guint64 block)
     const TraceKern *t = k->data;
     guint64 key = block < t->block_work->len
                       ? g_array_index (t->block_work, guint64, block) : 0;
-    return (KernBlockWork) { key >> 6, (int) (key & 63) };
+    return kern_block_work_of_key (key);
 }
 
 static void
@@ -97,8 +97,7 @@ fill_instance (KernInstance *k, TraceKern *t, const char *path)
  * sampled run counts them (trace_reader_warp_plays_loop; all, where
  * the loop is empty), and whether the blocks are alike by them: a
  * sampled run times blocks unlike apart (KernInstance.uneven).  Eight
- * bytes a block, held while the trace is open: the warps, at most 32,
- * in the low 6 bits, as run_kinds.c keys a kind. */
+ * bytes a block (kern_block_work_key), held while the trace is open. */
 typedef struct {
     guint64 block;
     guint64 lanes;         /* of the block being read */
@@ -113,7 +112,7 @@ static void
 weigh_done (Weigh *w)
 {
     int warps = w->iterations > 0 ? sim_popcount32 (w->loop_warps) : w->warps;
-    guint64 key = w->lanes << 6 | (guint64) warps;
+    guint64 key = kern_block_work_key ((KernBlockWork) { w->lanes, warps });
     if (w->block > 0 && key != g_array_index (w->blocks, guint64, 0))
         w->uneven = TRUE;
     g_array_append_val (w->blocks, key);

@@ -7,25 +7,17 @@
 
 #include "models/run_kinds.h"
 
-/* Lanes are a block's at most 1024 threads' instructions, far short of
- * 2^58; warps at most 32. */
-static gint64
-kind_key (KernBlockWork w)
-{
-    return (gint64) (w.lanes << 6 | (guint64) w.warps);
-}
-
 static int
 kind_of (const RunKinds *c, KernBlockWork w)
 {
-    gint64 key = kind_key (w);
+    gint64 key = (gint64) kern_block_work_key (w);
     return GPOINTER_TO_INT (g_hash_table_lookup (c->index, &key)) - 1;
 }
 
 static int
 kinds_add (RunKinds *c, KernBlockWork w)
 {
-    gint64 key = kind_key (w);
+    gint64 key = (gint64) kern_block_work_key (w);
     c->work[c->n] = w;
     g_hash_table_insert (c->index, g_memdup2 (&key, sizeof key),
                          GINT_TO_POINTER (c->n + 1));

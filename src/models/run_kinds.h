@@ -20,7 +20,7 @@ typedef struct {
     int n;
     int *of;                /* each run block's kind */
     KernBlockWork *work;    /* each kind's */
-    GHashTable *index;      /* work (kind_key) -> kind + 1 */
+    GHashTable *index;      /* work (kern_block_work_key) -> kind + 1 */
 } RunKinds;
 
 /* The kinds of the run's 'blocks' blocks, each the launch's block
