@@ -98,7 +98,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             "time                 %.4f ms%s\n"
                             "throughput           %.1f GFLOP/s\n"
                             "occupancy            %.1f %% theoretical "
-                            "(%d blocks/SM, %s), %.1f %% achieved\n"
+                            "(%d block%s/SM, %s), %.1f %% achieved\n"
                             "warp instructions    %" G_GUINT64_FORMAT "\n"
                             "L1 hit rate          %.1f %%\n"
                             "L2 hit rate          %.1f %%\n"
@@ -113,6 +113,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                               "the kernel's)" : "",
                             r->gflops,
                             r->occ.occupancy_pct, r->occ.blocks_per_sm,
+                            r->occ.blocks_per_sm == 1 ? "" : "s",
                             occ_limiter_name (r->occ.limiter, limiter,
                                               sizeof limiter),
                             r->achieved_occupancy_pct,
