@@ -55,7 +55,8 @@ run_kinds_clear (RunKinds *c)
  * run's blocks of the kind in its waves 'later_from' to 'later_to'
  * (past the first row: full_waves_to_run) where it had some there,
  * else anywhere in the run.  One block per SM: an SM's blocks come to
- * it in the launch's order, one at a time.  'took[ref]' is the most met kind's. */
+ * it in the launch's order, one at a time.  'took[ref]' is the most met
+ * kind's. */
 static int
 kind_times (const RunWindow *win, const RunKinds *c, const double *ext,
             guint64 blocks, guint64 later_from, guint64 later_to, int sms,
@@ -121,7 +122,7 @@ run_kinds_dealt (const KernInstance *k, const RunWindow *win,
     g_autofree double *took = g_new0 (double, c->n);
     g_autofree double *free_at = g_new0 (double, sms);
     int ref = kind_times (win, c, ext, blocks, later_from, later_to, sms,
-                           took);
+                          took);
     double end = 0;
     for (guint64 b = 0; b < kern_blocks (k); b++) {
         KernBlockWork w = kern_block_work (k, b);
