@@ -28,6 +28,14 @@ for id in sgemm-1 sgemm-2 sgemm-3; do
         fail "kernels: $id has no 'parameters none' line"
 done
 
+# The occupancy line in words: sgemm-2's 1024 threads and 40 registers
+# fit one block on an A6000 SM (48 warps; 40 x 1024 of 65536
+# registers), sgemm-5's 256 threads at 128 registers two.
+"$SMSIM" run --gpu a6000 --kernel sgemm-2 --size 256 >"$work/t"
+contains "$work/t" "(1 block/SM, "
+"$SMSIM" run --gpu a6000 --kernel sgemm-5 --size 256 >"$work/t"
+contains "$work/t" "(2 blocks/SM, "
+
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            warp_instructions stalls selected long_scoreboard l1_hit_rate \
