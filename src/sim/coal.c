@@ -123,6 +123,14 @@ add_lane (LineList *l, const Instr *instr, int lane, const Geometry *g)
     add_bytes (l, addr, addr + (guint64) instr->width - 1, g);
 }
 
+/* out->sectors, line by line (add_line_per_lane needs no loop). */
+static void
+count_sectors (CoalResult *out)
+{
+    for (int i = 0; i < out->lines; i++)
+        out->sectors += sim_popcount32 (out->line_sectors[i]);
+}
+
 /* The general path: every active lane in turn, from the last lane down
  * when a negative stride makes that the ascending order (two loops: a
  * direction test inside one doubled its time). */
@@ -143,6 +151,7 @@ add_lanes (CoalResult *out, const Instr *instr, const Geometry *g)
         out->line_sectors[l.n++] = l.top_sectors;
     }
     out->lines = l.n;
+    count_sectors (out);
 }
 
 /* The fast path, if it applies: the active lanes are one run lo..hi, the
@@ -175,6 +184,7 @@ add_contiguous (CoalResult *out, const Instr *instr, const Geometry *g)
     out->line_addr[out->lines] = end;
     out->line_sectors[out->lines++] = sector_span (
         sec, (int) ((last & ~line_mask) >> g->sector_shift));
+    count_sectors (out);
     return TRUE;
 }
 
@@ -205,6 +215,8 @@ add_line_per_lane (CoalResult *out, const Instr *instr, const Geometry *g)
         out->line_addr[out->lines] = first + (guint64) lane * (guint64) stride;
         out->line_sectors[out->lines++] = sectors;
     }
+    /* Every line the same sectors: counted at once, not line by line. */
+    out->sectors = out->lines * sim_popcount32 (sectors);
     return TRUE;
 }
 
@@ -229,6 +241,4 @@ coal_access (const Instr *instr, int line_bytes, int sector_bytes,
         return;
     if (!add_contiguous (out, instr, &g) && !add_line_per_lane (out, instr, &g))
         add_lanes (out, instr, &g);
-    for (int i = 0; i < out->lines; i++)
-        out->sectors += sim_popcount32 (out->line_sectors[i]);
 }
