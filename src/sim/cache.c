@@ -45,6 +45,11 @@ struct Cache {
     guint64 evictions;  /* lines a fill pushed out */
     gboolean hashed;
     guint64 set_magic;  /* for remainder40 (0: n_sets too large) */
+    /* Lines below it take find's plain path: every preset's lines, all
+     * but always (see find).  CACHE_EMPTY_TAG while set_magic serves
+     * and no line has needed 'high'; else 0, and every line the other
+     * path. */
+    guint64 plain_below;
     /* Line addresses of 2^32 - 1 and up (no preset's memory has so many
      * lines, but the tests and a hand-made trace may): NULL until one
      * comes; then every way's high 32 bits, all ones when empty. */
@@ -101,6 +106,7 @@ cache_new (guint64 bytes, int line_bytes, int sector_bytes, int assoc,
     c->n_sets = bytes / ((guint64) line_bytes * (guint64) assoc);
     if (c->n_sets > 0 && c->n_sets <= 1u << 24)
         c->set_magic = G_MAXUINT64 / c->n_sets + 1;
+    c->plain_below = c->set_magic != 0 ? CACHE_EMPTY_TAG : 0;
     /* Host-cache-line aligned, so a set of four ways is one line. */
     c->ways = g_aligned_alloc0 (n_ways (c), sizeof (Way), 64);
     for (guint64 i = 0; i < n_ways (c); i++)
@@ -139,6 +145,14 @@ remainder40 (const Cache *c, guint64 h)
 #endif
 }
 
+/* What a line's set is picked by: see set_of. */
+static guint64
+hash_of (const Cache *c, guint64 line)
+{
+    return c->hashed ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
+                     : line;
+}
+
 /* The set of 'line'.  The L2 hashes addresses over its slices and sets
  * (the function is not published); with a plain modulo the power-of-two
  * strides of matrix rows would pile onto a few sets.  smsim mixes the
@@ -147,9 +161,7 @@ remainder40 (const Cache *c, guint64 h)
 static guint64
 set_of (const Cache *c, guint64 line)
 {
-    guint64 h = c->hashed
-                    ? (line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
-                    : line;
+    guint64 h = hash_of (c, line);
     return c->set_magic != 0 && h >> 40 == 0 ? remainder40 (c, h)
                                              : h % c->n_sets;
 }
@@ -164,6 +176,7 @@ static G_GNUC_NO_INLINE void
 widen (Cache *c)
 {
     c->high = g_new (guint32, n_ways (c));
+    c->plain_below = 0;
     for (guint64 i = 0; i < n_ways (c); i++)
         c->high[i] = c->ways[i].sectors == 0 ? CACHE_EMPTY_TAG : 0;
 }
@@ -304,6 +317,26 @@ way_of (const Cache *c, Way *set, guint64 line)
     return NULL;
 }
 
+/* set_ways and way_of for a line below c->plain_below: one in 32 bits
+ * (so its hash or itself below 2^40, remainder40's bound) where no way
+ * has high bits, its tag the whole line.  Most of a run is L1 hits,
+ * and the tests the general path makes of each line were a tenth of a
+ * hit's instructions. */
+static Way *
+plain_set (const Cache *c, guint64 line)
+{
+    return &c->ways[remainder40 (c, hash_of (c, line)) * (guint64) c->assoc];
+}
+
+static Way *
+plain_way_of (const Cache *c, Way *set, guint32 tag)
+{
+    for (int w = 0; w < c->assoc; w++)
+        if (set[w].tag == tag)
+            return &set[w];
+    return NULL;
+}
+
 /* The way of 'set' a fill takes: the first empty one, else the least
  * recently used (the first of equals). */
 static G_GNUC_NO_INLINE Way *
@@ -319,16 +352,23 @@ victim (const Cache *c, Way *set)
     return v;
 }
 
-/* The way holding 'line', or NULL with '*set' its set. */
-static Way *
+/* The way holding 'line', or NULL with '*set' its set.  Inlined, as
+ * cache_lookup is: see there. */
+G_ALWAYS_INLINE static inline Way *
 find (Cache *c, guint64 line, Way **set)
 {
     if (c->hit != NULL && c->hit_line == line)
         return c->hit;
-    if (G_UNLIKELY (line >= CACHE_EMPTY_TAG) && c->high == NULL)
-        widen (c);
-    *set = set_ways (c, line);
-    Way *i = way_of (c, *set, line);
+    Way *i;
+    if (G_LIKELY (line < c->plain_below)) {
+        *set = plain_set (c, line);
+        i = plain_way_of (c, *set, (guint32) line);
+    } else {
+        if (G_UNLIKELY (line >= CACHE_EMPTY_TAG) && c->high == NULL)
+            widen (c);
+        *set = set_ways (c, line);
+        i = way_of (c, *set, line);
+    }
     if (i != NULL) {
         c->hit = i;
         c->hit_line = line;
@@ -336,7 +376,11 @@ find (Cache *c, guint64 line, Way **set)
     return i;
 }
 
-guint32
+/* Inlined into its callers, with find (LTO does it across files): an
+ * L1 lookup per line of a request is most of sgemm-1's run, and GCC
+ * left either one a call, whose entry, exit and spills were 7 % of
+ * that run's instructions. */
+G_ALWAYS_INLINE inline guint32
 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready)
 {
     *ready = 0;

@@ -136,8 +136,9 @@ retake_first_slot (const MemHier *h, SmMem *s, Cycle until)
 
 /* Send the sectors 'miss' of 'line' that L1 lacks on to L2, through
  * the SM's first free miss slot, and fill them; returns when the data
- * is back.  Off the hit path: a line that hits does none of this. */
-static Cycle
+ * is back.  Off the hit path: a line that hits does none of this, and
+ * inlined its registers crowded the line loop's, which spilled. */
+static G_GNUC_NO_INLINE Cycle
 miss_line (MemHier *h, SmMem *s, guint64 line, guint32 miss, Cycle at)
 {
     guint64 evicted = 0;
