@@ -842,18 +842,18 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     /* The launch's full waves the run did not play: past those it
      * played from the start, before its last ones (own_last). */
     guint64 unplayed = (run_full - own_last) * per_wave;
-    if (full > run_full && by_rate)
-        total += (double) (full - run_full) *
-                 (k->uneven ? run_kinds_wave_warps (k, probe, unplayed,
-                                                 unplayed + (full - run_full) *
-                                                                per_wave,
-                                                 per_wave)
-                            : (double) probe_warps (probe, 0)) *
-                 (double) iters * rate_cost;
-    else if (full > run_full && k->uneven)
+    guint64 past = (full - run_full) * per_wave;
+    if (full > run_full && by_rate) {
+        double wave_warps =
+            k->uneven ? run_kinds_wave_warps (k, probe, unplayed,
+                                              unplayed + past, per_wave)
+                      : (double) probe_warps (probe, 0);
+        total += (double) (full - run_full) * wave_warps * (double) iters *
+                 rate_cost;
+    } else if (full > run_full && k->uneven)
         total = run_kinds_dealt (k, &win, &kinds, ext, run_blocks,
-                              row * per_wave, run_full * per_wave,
-                              spec->device.sm_count);
+                                 row * per_wave, run_full * per_wave,
+                                 spec->device.sm_count);
     else if (full > run_full) {
         double longer = 0;
         for (guint64 j = row; j < run_full; j++)
