@@ -35,4 +35,12 @@ pipe_reserve (PipeSet *p, InstrPipe pipe, Cycle now)
         return;
     g_assert (u->free_at <= now);
     u->free_at = now + u->interval;
+    /* Each pipe's unit as pipe_unit picks it: FFMA the half free first. */
+    p->free_at[PIPE_FMA] = p->lite.interval > 0
+                               ? MIN (p->lite.free_at, p->heavy.free_at)
+                               : p->heavy.free_at;
+    p->free_at[PIPE_FMAHEAVY] = p->heavy.free_at;
+    p->free_at[PIPE_ALU] = p->alu_on_lite ? p->lite.free_at : p->alu.free_at;
+    p->free_at[PIPE_XU] = p->xu.free_at;
+    p->free_at[PIPE_CBU] = p->cbu.free_at;
 }

@@ -29,6 +29,10 @@ typedef struct {
     PipeUnit xu;
     PipeUnit cbu;
     gboolean alu_on_lite;
+    /* By InstrPipe: the first cycle its unit is free (0 for those not
+     * this module's), kept by pipe_reserve.  The scheduler asks for
+     * every warp it looks at: one load, not pipe_unit's switch. */
+    Cycle free_at[PIPE_N];
 } PipeSet;
 
 void pipe_init (PipeSet *p, const GpuSpec *spec);
@@ -62,8 +66,7 @@ pipe_unit (PipeSet *p, InstrPipe pipe)
 static inline Cycle
 pipe_ready_at (const PipeSet *p, InstrPipe pipe, Cycle now)
 {
-    const PipeUnit *u = pipe_unit ((PipeSet *) p, pipe);
-    return u != NULL && u->free_at > now ? u->free_at : now;
+    return MAX (p->free_at[pipe], now);
 }
 
 /* Occupy the pipe from 'now' for one instruction (it must be ready). */
