@@ -1157,6 +1157,33 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
                    "%.3f per issue", a, e);
 }
 
+/* The memory counters of the iterations a window cuts go at the first
+ * wave's loop's rate.  sgemm-1 at 512 on a 256-SM A6000 is one wave of
+ * 16 x 16 blocks, one an SM; cut to 8 of its 32 iterations, the rest
+ * are extrapolated.  Its three matrices, 1 MB each, fit the 6 MB L2:
+ * each is read from DRAM once, 3 x 512^2 x 4 bytes, and nothing is
+ * written back.  A block's 32 warps share A's lines and meet at no
+ * barrier, so the leaders' first touches bring them in for the rest:
+ * the counts between two marks of the wave's average progress hold
+ * what the leaders did ahead of it, and made the DRAM bytes 2.3 times
+ * that.  By the first block's retirement every warp has done its 8
+ * (run_sample.c, first_wave_memory). */
+Test (kern, sampled_dram_goes_by_the_first_waves_whole_window)
+{
+    RunResult r;
+    guint64 grid_x, iterations;
+    run_window ("device.sm_count=256", "sgemm-1", 512, RUN_SAMPLED, 8, &r,
+                &grid_x, &iterations);
+    cr_assert_eq (grid_x * grid_x, 256);
+    cr_assert_eq (r.waves, 1);
+    cr_assert_eq (r.window, 8);
+    cr_assert_eq (iterations, 32);
+    double dram = 3.0 * 512 * 512 * 4;
+    cr_expect_leq (fabs ((double) r.dram_bytes - dram), 0.02 * dram,
+                   "DRAM: sampled %" G_GUINT64_FORMAT " B, 3 matrices %.0f B",
+                   r.dram_bytes, dram);
+}
+
 /* Sampling where blocks differ: sgemm-1 at 200 on a 4-SM A6000 is 7 x 7
  * blocks, one an SM, 13 waves; its last block column has 8 of each
  * warp's 32 lanes busy (200 = 6 x 32 + 8), its last block row 8 of 32

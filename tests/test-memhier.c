@@ -480,3 +480,39 @@ Test (memhier, fills_take_the_data_paths_bytes)
     fill_costs (TRUE, 4, 2);
     fill_costs (FALSE, 2, 1);
 }
+
+/* The loop's requests (Instr.loop) are counted apart as well as in the
+ * whole.  On the A6000: a warp's whole 128 B line (4 sectors) outside
+ * the loop, cold, is 4 sectors from L2 and DRAM (128 B); the same line
+ * again in the loop hits L1 (4 sectors, no L2); a new line in the loop
+ * misses (4 more to L2, 128 B more from DRAM).  The whole: 3 loads, 12
+ * sectors, 4 hit, 8 to L2, 256 B from DRAM; the loop's: 2, 8, 4, 4,
+ * 128 B. */
+Test (memhier, loop_requests_are_counted_apart)
+{
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 1, 64 * 1024);
+    const guint64 addr[] = { 0x10000, 0x10000, 0x20000 };
+    for (int i = 0; i < 3; i++) {
+        Instr in;
+        row_load (&in, addr[i], 32);
+        in.loop = i > 0;
+        MemRequest req = { .instr = &in, .sm = 0 };
+        mem_access (mem, &req, 100 + 10000 * (Cycle) i);
+        evq_run (q);
+    }
+    MemStats all, loop;
+    memhier_stats (mem, &all);
+    memhier_loop_stats (mem, &loop);
+    cr_expect_eq (all.load_requests, 3);
+    cr_expect_eq (all.load_sectors, 12);
+    cr_expect_eq (all.l1_hit_sectors, 4);
+    cr_expect_eq (all.l2_sectors, 8);
+    cr_expect_eq (all.dram_read_bytes, 256);
+    cr_expect_eq (loop.load_requests, 2);
+    cr_expect_eq (loop.load_sectors, 8);
+    cr_expect_eq (loop.l1_hit_sectors, 4);
+    cr_expect_eq (loop.l2_sectors, 4);
+    cr_expect_eq (loop.dram_read_bytes, 128);
+}

@@ -272,6 +272,7 @@ kstream_next (InstrStream *base)
     in->reuse = o->reuse;
     in->width = o->width;
     in->active = s->active;
+    in->loop = s->seg == KGEN_BODY;
     if (o->addr != 0)
         s->p->address (s->p, s->block, s->warp, s->iter, o, in);
     return in;

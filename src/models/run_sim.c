@@ -88,7 +88,8 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                       detailed, open_mirror,
                       win->retired != NULL || win->block_sm != NULL ||
                               win->block_end != NULL ||
-                              win->progress != NULL || win->nth[1] > 0
+                              win->progress != NULL || win->nth[0] > 0 ||
+                              win->nth[1] > 0
                           ? block_retired : NULL,
                       win->warm_l2 };
     return gpu_new (spec, &w);
@@ -99,6 +100,7 @@ run_take_sample (const Gpu *gpu, RunSample *out)
 {
     gpu_stats (gpu, &out->st);
     gpu_mem_stats (gpu, &out->mem);
+    gpu_mem_loop_stats (gpu, &out->loop);
 }
 
 /* Counters are all 64-bit: they are combined as arrays. */

@@ -18,6 +18,7 @@
 typedef struct {
     SimStats st;
     MemStats mem;
+    MemStats loop;      /* of 'mem', the main loop's requests' */
 } RunSample;
 
 /* The work the simulations of a run actually did (for --verbose). */
@@ -48,7 +49,7 @@ typedef struct {
      * further on: a sampled run's last waves, the launch's own where
      * blocks differ (KernInstance.uneven, run_sample.c). */
     guint64 tail_from, tail_shift;
-    /* If 'gpu' is set (and 'retired'): the counters at bound[i] blocks
+    /* If 'gpu' is set and 'retired': the counters at bound[i] blocks
      * retired -- each detailed SM's (and its mirrors') when it has, the
      * memory's when all have ('reached' of them so far). */
     const Gpu *gpu;
@@ -66,7 +67,7 @@ typedef struct {
     guint64 total, full, done;
     /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
     const Cache *warm_l2;
-    /* If nth[1] > 0: the cycle the run's nth[i]-th block retired,
+    /* For each nth[i] > 0: the cycle the run's nth[i]-th block retired,
      * counting the detailed SMs' ('n_all' so far), and, if 'gpu' is
      * set, the counters then. */
     guint64 nth[2];

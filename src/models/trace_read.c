@@ -614,6 +614,7 @@ warp_next (InstrStream *base)
     w->pos = (gsize) (nl - w->text->str) + 1;
     if (!trace_line_parse (line, &w->instr, &e))
         return warp_fail (w, e);
+    w->instr.loop = w->section > 0 && w->section < (gint64) last;
     return &w->instr;
 }
 

@@ -170,11 +170,12 @@ gpu_stats (const Gpu *g, SimStats *out)
     out->cycles = gpu_cycles (g);
 }
 
-void
-gpu_mem_stats (const Gpu *g, MemStats *out)
+/* Shared-memory counts, which mirrors do not play, scaled by all
+ * blocks over the detailed SMs' blocks. */
+static void
+mirror_smem (const Gpu *g, MemStats *out)
 {
     guint64 own = 0, mirrored = 0;
-    *out = *memhier_stats (g->mem);
     for (int i = 0; i < g->n_sm; i++) {
         own += sm_blocks_launched (g->sms[i]);
         mirrored += sm_mirror_blocks (g->sms[i]);
@@ -185,6 +186,20 @@ gpu_mem_stats (const Gpu *g, MemStats *out)
     out->smem_requests = stats_scale (out->smem_requests, times);
     out->smem_wavefronts = stats_scale (out->smem_wavefronts, times);
     out->smem_conflicts = stats_scale (out->smem_conflicts, times);
+}
+
+void
+gpu_mem_stats (const Gpu *g, MemStats *out)
+{
+    memhier_stats (g->mem, out);
+    mirror_smem (g, out);
+}
+
+void
+gpu_mem_loop_stats (const Gpu *g, MemStats *out)
+{
+    memhier_loop_stats (g->mem, out);
+    mirror_smem (g, out);
 }
 
 guint64

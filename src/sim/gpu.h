@@ -67,6 +67,8 @@ void gpu_sm_stats (const Gpu *gpu, int sm, SimStats *out);
 /* The memory counters; the shared-memory ones, which mirrors do not
  * play, scaled by all blocks over the detailed SMs' blocks. */
 void gpu_mem_stats (const Gpu *gpu, MemStats *out);
+/* The same, of the main loop's requests alone (Instr.loop). */
+void gpu_mem_loop_stats (const Gpu *gpu, MemStats *out);
 guint64 gpu_events (const Gpu *gpu);
 /* Warp instructions the detailed SMs issued: the simulation's work. */
 guint64 gpu_simulated_instructions (const Gpu *gpu);

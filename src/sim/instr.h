@@ -110,6 +110,10 @@ typedef struct {
     /* Reuse bits (encoded with or without 'ctrl'): bit k keeps src[k]
      * in the register-file cache for a later instruction (regfile.h). */
     guint8 reuse;
+    /* Of the main loop's body: the memory counts the loop's requests
+     * apart (memhier.h), so that a sampled run rates its iterations
+     * without the prologue's and epilogue's. */
+    guint8 loop;
 
     guint64 addr_base;    /* INSTR_ADDR_STRIDE: lane i at base + i*stride */
     gint64 addr_stride;

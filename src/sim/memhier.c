@@ -32,7 +32,8 @@ typedef struct {
     Cache *l2;
     BwServer l2_bw;
     BwServer dram;
-    MemStats stats;
+    MemStats stats[2];       /* by the requests' Instr.loop */
+    MemStats *count;         /* the request's, while it is served */
     BankMemo banks;
 } MemHier;
 
@@ -48,9 +49,9 @@ shared_access (MemHier *h, const MemRequest *req, Cycle now)
     /* The banks deliver smem_bytes_per_clk: one wavefront of 32 x 4 B. */
     int per_cycle = MAX (1, m->smem_bytes_per_clk / (m->smem_banks * 4));
     Cycle busy = (Cycle) MAX (1, (b.wavefronts + per_cycle - 1) / per_cycle);
-    h->stats.smem_requests++;
-    h->stats.smem_wavefronts += (guint64) b.wavefronts;
-    h->stats.smem_conflicts += (guint64) b.conflicts;
+    h->count->smem_requests++;
+    h->count->smem_wavefronts += (guint64) b.wavefronts;
+    h->count->smem_conflicts += (guint64) b.conflicts;
     if (req->done != NULL)
         evq_schedule (h->q, now + (Cycle) m->smem_latency_cycles + busy - 1,
                       EVQ_PRI_MEM_RETURN, req->done, req->ctx, req->cookie);
@@ -68,7 +69,7 @@ write_back (MemHier *h, Cycle at, guint32 dirty)
     if (dirty == 0)
         return;
     bw_serve (&h->dram, at, bytes);
-    h->stats.dram_write_bytes += bytes;
+    h->count->dram_write_bytes += bytes;
 }
 
 /* Read 'want' sectors of 'line' through L2 at 'at'; returns when the
@@ -82,14 +83,14 @@ l2_read (MemHier *h, guint64 line, guint32 want, Cycle at)
     guint32 hit = cache_lookup (h->l2, line, want, &ready);
     guint32 miss = want & ~hit;
     Cycle done = bw_serve (&h->l2_bw, at, (guint) sim_popcount32 (want) * (guint64) sector);
-    h->stats.l2_sectors += (guint) sim_popcount32 (want);
-    h->stats.l2_hit_sectors += (guint) sim_popcount32 (hit);
+    h->count->l2_sectors += (guint) sim_popcount32 (want);
+    h->count->l2_hit_sectors += (guint) sim_popcount32 (hit);
     if (hit != 0)
         done = MAX (done, ready);
     if (miss != 0) {
         guint64 bytes = (guint) sim_popcount32 (miss) * (guint64) sector;
         Cycle from_dram = bw_serve (&h->dram, at, bytes);
-        h->stats.dram_read_bytes += bytes;
+        h->count->dram_read_bytes += bytes;
         cache_fill (h->l2, line, miss, from_dram, FALSE, &evicted, &dirty);
         write_back (h, at, dirty);
         done = MAX (done, from_dram);
@@ -104,7 +105,7 @@ l2_write (MemHier *h, guint64 line, guint32 sectors, Cycle at)
     guint64 evicted = 0;
     guint32 dirty = 0;
     Cycle done = bw_serve (&h->l2_bw, at, bytes);
-    h->stats.l2_sectors += (guint) sim_popcount32 (sectors);
+    h->count->l2_sectors += (guint) sim_popcount32 (sectors);
     cache_fill (h->l2, line, sectors, done, TRUE, &evicted, &dirty);
     write_back (h, at, dirty);
     return done;
@@ -257,14 +258,14 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
         }
     }
     busy += fill_cycles (h, s, filled);
-    h->stats.l1_busy_cycles += busy;
+    h->count->l1_busy_cycles += busy;
     if (store) {
-        h->stats.store_requests++;
-        h->stats.store_sectors += (guint64) c.sectors;
+        h->count->store_requests++;
+        h->count->store_sectors += (guint64) c.sectors;
     } else {
-        h->stats.load_requests++;
-        h->stats.load_sectors += (guint64) c.sectors;
-        h->stats.l1_hit_sectors += (guint64) (c.sectors - filled);
+        h->count->load_requests++;
+        h->count->load_sectors += (guint64) c.sectors;
+        h->count->l1_hit_sectors += (guint64) (c.sectors - filled);
     }
     if (req->done != NULL)
         evq_schedule (h->q, done, EVQ_PRI_MEM_RETURN, req->done, req->ctx,
@@ -280,6 +281,7 @@ hier_access (MemSys *m, const MemRequest *req, Cycle now)
 {
     MemHier *h = (MemHier *) m;
     g_assert (req->sm >= 0 && req->sm < h->n_sm);
+    h->count = &h->stats[req->instr->loop != 0];
     if (instr_info (req->instr->op)->pipe == PIPE_MIO)
         return shared_access (h, req, now);
     return global_access (h, req, now);
@@ -345,6 +347,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->base.ops = &hier_ops;
     h->spec = spec;
     h->q = q;
+    h->count = &h->stats[0];
     h->n_sm = n_sm;
     h->n_slots = m->l1_miss_slots;
     h->line_shift = sim_log2 ((guint64) m->l1_line_bytes);
@@ -365,11 +368,23 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     return &h->base;
 }
 
-const MemStats *
-memhier_stats (const MemSys *m)
+void
+memhier_stats (const MemSys *m, MemStats *out)
 {
     g_assert (m->ops == &hier_ops);
-    return &((const MemHier *) m)->stats;
+    const MemHier *h = (const MemHier *) m;
+    const guint64 *a = (const guint64 *) &h->stats[0];
+    const guint64 *b = (const guint64 *) &h->stats[1];
+    guint64 *sum = (guint64 *) out;
+    for (gsize i = 0; i < sizeof *out / sizeof (guint64); i++)
+        sum[i] = a[i] + b[i];
+}
+
+void
+memhier_loop_stats (const MemSys *m, MemStats *out)
+{
+    g_assert (m->ops == &hier_ops);
+    *out = ((const MemHier *) m)->stats[1];
 }
 
 Cache *

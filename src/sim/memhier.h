@@ -58,8 +58,10 @@ MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
  * 'n_sm' 0, the L2's alone (a copy of it, memhier_l2_copy). */
 guint64 memhier_host_bytes (const GpuSpec *spec, int n_sm, guint64 l1_bytes);
 
-/* The counters of a MemSys made by memhier_new. */
-const MemStats *memhier_stats (const MemSys *m);
+/* The counters of a MemSys made by memhier_new: of every request, and
+ * of the main loop's alone (Instr.loop). */
+void memhier_stats (const MemSys *m, MemStats *out);
+void memhier_loop_stats (const MemSys *m, MemStats *out);
 
 /* Back-to-back launches: the L2 as one launch left it (a copy), and a
  * new MemSys starting from it.  The L1s start empty, as at every
