@@ -320,6 +320,11 @@ grep -qx "waves                58 of 342 simulated, the rest at the rate of the 
 contains "$work/w" "simulation           sampled, 4 of 84 SMs in full"
 grep -qx "window               8 of 32 main-loop iterations, 1 wave" "$work/w" ||
     fail "run --window 8 printed: $(cat "$work/w")"
+# A sampled run warns that its counters are rougher; an exact one does
+# not.
+contains "$work/w" "counters             extrapolated too"
+"$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --exact >"$work/w"
+grep -q "^counters" "$work/w" && fail "run --exact printed: $(cat "$work/w")"
 
 # --launches: 1 or more; the report says how many and whether they ran
 # from the L2 the warm-up left (vecadd of 2^20 floats fits the A100's;
