@@ -5,8 +5,9 @@
 # wave and tail extrapolation is exercised (issue 6 asks for 2 %).
 # Prints one line per run and the worst error in cycles, with the DRAM
 # bytes' error beside it (the counters are extrapolated too, more
-# roughly: README); not a test (the exact runs at 1024 take minutes).  SIZES, SMS and KERNELS narrow it down,
-# GPUS widens it to other presets (SMS=full keeps a preset's own SMs):
+# roughly: README); not a test (the exact runs at 1024 take minutes).
+# SIZES, SMS and KERNELS narrow it down, GPUS widens it to other
+# presets (SMS=full keeps a preset's own SMs):
 #   SIZES=512 SMS=8 sh bench/sampling.sh
 #   GPUS="a100 h100" SIZES=2048 SMS=full sh bench/sampling.sh
 #   SIZES="500 700 1000" KERNELS="1 2" sh bench/sampling.sh  (edge blocks)
@@ -44,10 +45,10 @@ for sms in $SMS; do
                 failed=1
                 continue
             }
-            # shellcheck disable=SC2086 # two numbers, split on purpose
-            set -- $e $s
-            err=$(percent "$3" "$1")
-            printf '%-6s %-5s %-9s %5s %12s %12s %8s %9s\n' "$gpu" "$sms" "sgemm-$k" "$size" "$1" "$3" "$err" "$(percent "$4" "$2")"
+            # e and s are "CYCLES DRAM_BYTES"
+            err=$(percent "${s% *}" "${e% *}")
+            dram=$(percent "${s#* }" "${e#* }")
+            printf '%-6s %-5s %-9s %5s %12s %12s %8s %9s\n' "$gpu" "$sms" "sgemm-$k" "$size" "${e% *}" "${s% *}" "$err" "$dram"
             worst=$(awk -v w="$worst" -v x="${err%\%}" 'BEGIN { x = x < 0 ? -x : x; print (x > w) ? x : w }')
         done
     done

@@ -803,7 +803,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
                    .last_retired = last_retired, .block_end = block_end,
                    .detailed = d,
-                   .bound = { (int) row, (int) (run_full - own_last) } };
+                   .bound = { (int) row, (int) (run_full - own_last) },
+                   .nth = { 1, 0 } };    /* first_wave_memory */
     Marks marks = { &f, &later, &win };
     RunKinds kinds;
     if (own_last || own_tail) {
@@ -828,8 +829,6 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         win.iterations = w;
         win.warm_l2 = l2->from;
         win.n_all = 0;
-        win.nth[0] = 1;       /* first_wave_memory */
-        win.nth[1] = 0;
         run_window_progress (&win, o, run_blocks, d, spec->device.sm_count);
         win.probe = probe = probe_new (per_wave, waves, w, run_blocks);
         gpu = run_gpu_for (spec, &r->occ, run_blocks, d, &win);
@@ -918,6 +917,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
     run_sample_combine (&all, &run, times, &f.sample[1], &f.sample[0],
                         per_block_iteration);
+    /* The memory's at a rate of its own (first_wave_memory). */
     FirstMem fm = first_wave_memory (&f, probe, &win, first);
     RunSample m0 = { .mem = fm.mem[0] }, m1 = { .mem = fm.mem[1] }, mem;
     run_sample_combine (&mem, &run, times, &m1, &m0,
