@@ -1167,7 +1167,7 @@ Test (kern, sampled_later_waves_from_the_second_grid_row, .timeout = 120)
  * the counts between two marks of the wave's average progress hold
  * what the leaders did ahead of it, and made the DRAM bytes 2.3 times
  * that.  By the first block's retirement every warp has done its 8
- * (run_sample.c, first_wave_memory). */
+ * (run_counters_first_memory). */
 Test (kern, sampled_dram_goes_by_the_first_waves_whole_window)
 {
     RunResult r;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "models/run_counters.h"
 #include "models/run_kinds.h"
 #include "models/run_sample.h"
 #include "models/run_sim.h"
@@ -23,10 +24,6 @@
  * (gpu.h): kernel 5 at 1024 on 8 SMs came out +3.1 % of exact with four
  * in full and +0.8 % with all eight. */
 #define MIRRORS_PER_DETAILED_SM 2
-
-/* Counters are all 64-bit (run_sim.c): by_rows_counters takes them as
- * arrays. */
-#define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
 /* The largest window a run starts with (one that takes every wave may
  * afford more: affordable_window).  Measured against sampled runs with
@@ -207,47 +204,6 @@ on_mark (void *ctx, int wave, guint64 i, Cycle at)
         shorten (m, 2 * i);
     if (wave == m->later->wave)
         later_wave_mark (m->later, i, at);
-}
-
-/* A sampled run's shape, for by_rows_counters: blocks of the first
- * row (the waves before LaterWave's) and of the run; full waves past
- * the run's and blocks a wave; the loop's iterations past the window;
- * the block-iterations the first wave's and the later wave's samples
- * are apart, and the waves the bounds are (RunWindow). */
-typedef struct {
-    double first_row, run, waves_past, per_wave;
-    double more;
-    double first_apart, later_apart, bounds_apart;
-} RowShape;
-
-/* Counters where the waves past the run's go as its later waves did
- * (one block per SM: 2. at run_sampled): the run's, as they are (the
- * launch has one first row too); the iterations its blocks did not do,
- * the first row's at the first wave's rate and the others' at the later
- * wave's (LaterWave); and each full wave past the run, what one of the
- * run's waves past the first row added (between the bounds) and its
- * iterations past the window at the later wave's rate.  Scaling the
- * whole run instead, first row and all, and taking the first wave's
- * rate made kernel 3's DRAM bytes at 512 on 8 SMs 3.3 times the exact
- * run's, and kernel 2's L2 traffic at 4096 on the A6000 105 % of the
- * L2's bandwidth over its cycles. */
-static void
-by_rows_counters (guint64 *total, const guint64 *run, const void *first0,
-                  const void *first1, const void *later0, const void *later1,
-                  const void *bound0, const void *bound1, const RowShape *s,
-                  gsize n)
-{
-    const guint64 *f0 = first0, *f1 = first1, *l0 = later0, *l1 = later1;
-    const guint64 *b0 = bound0, *b1 = bound1;
-    for (gsize i = 0; i < n; i++) {
-        double rf = ((double) f1[i] - (double) f0[i]) / s->first_apart;
-        double rl = ((double) l1[i] - (double) l0[i]) / s->later_apart;
-        double wave = ((double) b1[i] - (double) b0[i]) / s->bounds_apart;
-        double v = (double) run[i] +
-                   s->more * (rf * s->first_row + rl * (s->run - s->first_row)) +
-                   s->waves_past * (wave + s->per_wave * s->more * rl);
-        total[i] = v > 0 ? (guint64) (v + 0.5) : 0;
-    }
 }
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
@@ -567,84 +523,42 @@ latest_end (const Probe *probe, const RunWindow *win, const RunKinds *kinds,
     return latest;
 }
 
-/* The first wave's memory counters over 'apart' block-iterations of
- * its main loop: the loop's requests' (Instr.loop) by the time its
- * first block retires, where a stream marks them, else those between
- * its last two marks.  Between marks, the memory counts what warps
- * ahead of the mark did: where a block's warps drift apart and the
- * leaders' first touches bring the lines the rest then find (kernel 1,
- * whose 32 warps meet at no barrier and share A's lines), most of the
- * window's DRAM traffic falls in its first quarter, and the marks'
- * rate made kernel 1's DRAM bytes at 1024 on the A6000 1.45 times the
- * exact run's (now 1.06).  By the first retirement every warp is done
- * or near it, and the loop's counts leave out the epilogue's (C's
- * loads and stores, which at the first retirement every block has
- * made: with them, kernel 5's L2 traffic at 2048 on 8 SMs came out
- * 1.9 times exact). */
-typedef struct {
-    MemStats mem[2];
-    double apart;
-} FirstMem;
-
-static FirstMem
-first_wave_memory (const FirstWave *f, const Probe *probe,
-                   const RunWindow *win, guint64 first)
+/* The block-iterations the first wave's warps had entered by the
+ * run's first retirement (RunWindow.nth[0]), the whole GPU's blocks'
+ * worth: run_counters_first_memory's 'done'. */
+static double
+first_wave_done (const Probe *probe, const RunWindow *win, guint64 first)
 {
-    FirstMem fm = { .mem = { f->sample[0].mem, f->sample[1].mem },
-                    .apart = (double) (f->iteration[1] - f->iteration[0]) *
-                             (double) first };
-    const MemStats *loop = &win->nth_sample[0].loop;
-    /* The iterations its warps had done, whole GPU's blocks' worth. */
-    double done = (double) probe_entries_between (probe, 0,
-                                                  win->nth_at[0] + 1) /
-                  (double) probe_warps (probe, 0) * (double) first;
-    if (done > 0 && loop->load_requests + loop->store_requests +
-                        loop->smem_requests > 0) {
-        fm.mem[0] = (MemStats) { 0 };
-        fm.mem[1] = *loop;
-        fm.apart = done;
-    }
-    return fm;
+    return (double) probe_entries_between (probe, 0, win->nth_at[0] + 1) /
+           (double) probe_warps (probe, 0) * (double) first;
 }
 
-/* by_rows_counters for every counter, into 'all' (which holds the
- * first wave's extrapolation), if the samples allow.  'scale' turns the
+/* The rates by rows (run_counters.h): the later wave's, and what one of
+ * the run's 'waves' waves between the bounds added.  'scale' turns the
  * watched warps' iteration entries into block-iterations of the GPU:
  * SMs over watched SMs, over warps a block. */
 static void
-later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
-                     const FirstMem *fm, const LaterWave *l,
-                     const RunWindow *win, RowShape *shape, double scale)
+later_wave_rates (RunRates *r, const LaterWave *l, const RunWindow *win,
+                  double scale, double waves)
 {
     const Probe *probe = l->probe;
     double window = (double) probe_warps (probe, 0) * (double) win->iterations;
+    r->later = (RunSpan) {
+        l->sample[0], l->sample[1],
+        (double) probe_entries_between (probe, l->at[0], l->at[1]) * scale
+    };
+    r->bounds = (RunSpan) { .apart = waves };
+    r->bounds.from.st = win->st_bound[0];
+    r->bounds.to.st = win->st_bound[1];
     /* The memory's bounds are the last detailed SM's, when the others
      * have done part of the next wave or none: they are apart by the
      * waves' worth of iterations the watched warps entered between. */
-    double mem_apart = (double) probe_entries_between (probe, win->mem_at[0],
-                                                       win->mem_at[1]) / window;
-    shape->later_apart = (double) probe_entries_between (probe, l->at[0],
-                                                         l->at[1]) * scale;
-    if (shape->later_apart <= 0 || mem_apart <= 0)
-        return;
-    by_rows_counters ((guint64 *) &all->st, (const guint64 *) &run->st,
-                      &f->sample[0].st, &f->sample[1].st, &l->sample[0].st,
-                      &l->sample[1].st, &win->st_bound[0], &win->st_bound[1],
-                      shape, N_COUNTERS (all->st));
-    /* Shared memory keeps the first wave's: its counts, which mirrors
-     * do not play, are scaled by the blocks launched (gpu.h), and the
-     * partial last wave's, launched as the run's last full wave retires,
-     * have no mirrors. */
-    MemStats first_wave = all->mem;
-    shape->bounds_apart = mem_apart;
-    shape->first_apart = fm->apart;
-    by_rows_counters ((guint64 *) &all->mem, (const guint64 *) &run->mem,
-                      &fm->mem[0], &fm->mem[1], &l->sample[0].mem,
-                      &l->sample[1].mem, &win->mem_bound[0], &win->mem_bound[1],
-                      shape, N_COUNTERS (all->mem));
-    all->mem.smem_requests = first_wave.smem_requests;
-    all->mem.smem_wavefronts = first_wave.smem_wavefronts;
-    all->mem.smem_conflicts = first_wave.smem_conflicts;
+    r->mem_bounds = (RunSpan) {
+        .apart = (double) probe_entries_between (probe, win->mem_at[0],
+                                                 win->mem_at[1]) / window
+    };
+    r->mem_bounds.from.mem = win->mem_bound[0];
+    r->mem_bounds.to.mem = win->mem_bound[1];
 }
 
 /* A sampled run: the launch's first full_waves_to_run () waves and its
@@ -733,22 +647,7 @@ later_wave_counters (RunSample *all, const RunSample *run, const FirstWave *f,
  *    (run_kinds_dealt, run_kinds.c); with more, the full waves past the
  *    run's go by the rate above, by their blocks' busy warps
  *    (run_kinds_wave_warps).
- * Counters: the run's, times all blocks over its blocks, plus each
- * block's iterations past 'w' at the first wave's rate per block and
- * iteration, the memory's over the wave's whole window and its loop's
- * requests alone (first_wave_memory); not at the later waves' where
- * the cycles go by them: that span's fixed costs, C's stores above
- * all, would count once per cut iteration (kernel 7 at 1024 on 4 SMs
- * moved 18 % more through L1);
- * or, with one block per SM and full waves past the run's, as the
- * cycles do: the run's once, and each wave past it what the run's
- * waves past the first row added, at their rate (by_rows_counters).
- * Where drift within a block or between blocks grows with the loop,
- * counters that follow it fall short with any window: kernel 1 at 1024
- * on the A6000 moves 1.7 million L2 sectors a wave in 32 iterations
- * and 5.0 million in 64, as its warps, which meet at no barrier, drift
- * apart and stop sharing B's lines in L1 (its cycles, bound by the
- * L1's throughput, stay within 0.1 %). */
+ * Counters: extrapolated over the same waves (run_counters.c). */
 gboolean
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
              const RunOptions *o, RunL2 *l2)
@@ -771,7 +670,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     int keep = (int) run_full * per_sm;
     /* Where blocks differ, the run's last waves are the launch's own --
      * its partial one, and its full ones past the first row's but one,
-     * whose addition stands for the waves past the run (by_rows_counters:
+     * whose addition stands for the waves past the run (run_counters.c:
      * the last one's, its own blocks' first touches of the bottom rows of
      * A among them, made sgemm-1's DRAM bytes at 1000 on the A6000 6.8
      * times the exact run's) -- so that the run meets the last rows of
@@ -804,7 +703,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .last_retired = last_retired, .block_end = block_end,
                    .detailed = d,
                    .bound = { (int) row, (int) (run_full - own_last) },
-                   .nth = { 1, 0 } };    /* first_wave_memory */
+                   .nth = { 1, 0 } };    /* first_wave_done */
     Marks marks = { &f, &later, &win };
     RunKinds kinds;
     if (own_last || own_tail) {
@@ -911,29 +810,25 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
 
     RunSample run, all;
     run_take_sample (gpu, &run);
-    double times = (double) r->blocks / (double) run_blocks;
-    double per_block_iteration =
-        (double) r->blocks * more /
-        ((double) (f.iteration[1] - f.iteration[0]) * (double) first);
-    run_sample_combine (&all, &run, times, &f.sample[1], &f.sample[0],
-                        per_block_iteration);
-    /* The memory's at a rate of its own (first_wave_memory). */
-    FirstMem fm = first_wave_memory (&f, probe, &win, first);
-    RunSample m0 = { .mem = fm.mem[0] }, m1 = { .mem = fm.mem[1] }, mem;
-    run_sample_combine (&mem, &run, times, &m1, &m0,
-                        (double) r->blocks * more / fm.apart);
-    all.mem = mem.mem;
-    if (later_waves && later.taken == 2 && win.reached[1] == d) {
-        RowShape shape = {
-            (double) (row * per_wave), (double) run_blocks,
-            (double) (full - run_full), (double) per_wave, more,
-            (double) (f.iteration[1] - f.iteration[0]) * (double) first,
-            0, (double) (run_full - own_last - row)
-        };
-        later_wave_counters (&all, &run, &f, &fm, &later, &win, &shape,
-                             (double) spec->device.sm_count /
-                                 ((double) d * (double) kern_warps (k)));
-    }
+    RunShape shape = {
+        (double) r->blocks, (double) run_blocks, more,
+        (double) (row * per_wave), (double) (full - run_full),
+        (double) per_wave
+    };
+    RunRates rates = {
+        .first = { f.sample[0], f.sample[1],
+                   (double) (f.iteration[1] - f.iteration[0]) * (double) first },
+        .by_rows = later_waves && later.taken == 2 && win.reached[1] == d
+    };
+    rates.first_mem = run_counters_first_memory (
+        &rates.first, &win.nth_sample[0].loop,
+        first_wave_done (probe, &win, first));
+    if (rates.by_rows)
+        later_wave_rates (&rates, &later, &win,
+                          (double) spec->device.sm_count /
+                              ((double) d * (double) kern_warps (k)),
+                          (double) (run_full - own_last - row));
+    run_counters (&all, &run, &shape, &rates);
     r->stats = all.st;
     r->mem = all.mem;
     r->cycles = r->stats.cycles = (Cycle) (total + 0.5);

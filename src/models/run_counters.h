@@ -1,0 +1,52 @@
+/*
+ * run_counters.h -- a sampled run's counters (warp states, instructions,
+ * memory traffic) extrapolated over the launch its cycles stand for
+ * (run_sample.c).  Arithmetic on what the run counted: in all, and at
+ * pairs of points whose difference is a rate.
+ */
+#ifndef SMSIM_MODELS_RUN_COUNTERS_H
+#define SMSIM_MODELS_RUN_COUNTERS_H
+
+#include "models/run_sim.h"
+
+/* The counters at two points of a run, and the work between them:
+ * block-iterations of the main loop, or waves (RunRates.bounds). */
+typedef struct {
+    RunSample from, to;
+    double apart;
+} RunSpan;
+
+/* A sampled run against its launch. */
+typedef struct {
+    double blocks;        /* the launch's */
+    double run;           /* the run's */
+    double more;          /* iterations past the window, a block */
+    /* By rows only: the blocks of the waves before the later wave's,
+     * the full waves past the run's, and a wave's blocks. */
+    double first_row, waves_past, per_wave;
+} RunShape;
+
+/* Where the rates come from.  'first': the first wave's marks;
+ * 'first_mem': its memory's (run_counters_first_memory).  By rows
+ * (one block per SM, full waves past the run's): 'later', the later
+ * wave's marks, and what one of the run's waves past the first row
+ * added, between its bounds -- the warp states' in 'bounds', the
+ * memory's in 'mem_bounds' (RunWindow's), each 'apart' in waves. */
+typedef struct {
+    RunSpan first, first_mem;
+    gboolean by_rows;
+    RunSpan later, bounds, mem_bounds;
+} RunRates;
+
+/* The first wave's memory rate: the main loop's requests by its first
+ * retirement, 'loop' over the 'done' block-iterations its warps had
+ * entered by then, where the streams mark them; else its marks'. */
+RunSpan run_counters_first_memory (const RunSpan *marks, const MemStats *loop,
+                                   double done);
+
+/* The launch's counters from the run's ('run'), as run_sample.c's
+ * run_sampled says. */
+void run_counters (RunSample *all, const RunSample *run, const RunShape *s,
+                   const RunRates *r);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * test-counters.c -- a sampled run's counters extrapolated over the
+ * launch (run_counters.h), on hand-made samples.
+ *
+ * Each expected value is worked out in the test from the rule the
+ * header states: the run's counters times the launch's blocks over the
+ * run's, plus the cut iterations at a rate; or, by rows, the run's
+ * once, the first row's cut iterations at the first wave's rate, the
+ * others' at the later wave's, and each wave past the run what one of
+ * the run's later waves added.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+
+#include "models/run_counters.h"
+
+/* A span whose warp instructions and DRAM read bytes go from 'from' to
+ * 'to' over 'apart'. */
+static RunSpan
+span (guint64 from, guint64 to, double apart)
+{
+    RunSpan s = { .apart = apart };
+    s.from.st.warp_instructions = from;
+    s.to.st.warp_instructions = to;
+    s.from.mem.dram_read_bytes = from;
+    s.to.mem.dram_read_bytes = to;
+    return s;
+}
+
+Test (counters, by_blocks_scales_the_run_and_rates_the_cut_iterations)
+{
+    RunSample run = { 0 }, all;
+    run.st.warp_instructions = 1000;
+    run.mem.dram_read_bytes = 6400;
+    /* 10 blocks launched, 5 run, each with 4 iterations cut. */
+    RunShape s = { .blocks = 10, .run = 5, .more = 4 };
+    RunRates r = {
+        .first = span (100, 300, 100),      /* 2 a block-iteration */
+        .first_mem = span (0, 3200, 50),    /* 64 a block-iteration */
+    };
+    run_counters (&all, &run, &s, &r);
+    /* 1000 x 10/5 + 10 x 4 x 2 */
+    cr_expect_eq (all.st.warp_instructions, 2080);
+    /* The memory at its own rate: 6400 x 10/5 + 10 x 4 x 64 */
+    cr_expect_eq (all.mem.dram_read_bytes, 12800 + 2560);
+}
+
+Test (counters, never_below_zero)
+{
+    RunSample run = { 0 }, all;
+    run.st.warp_instructions = 10;
+    RunShape s = { .blocks = 2, .run = 1, .more = 100 };
+    RunRates r = { .first = span (50, 40, 1), .first_mem = span (0, 0, 1) };
+    run_counters (&all, &run, &s, &r);
+    /* 10 x 2 + 2 x 100 x (-10) < 0 */
+    cr_expect_eq (all.st.warp_instructions, 0);
+}
+
+Test (counters, first_memory_goes_by_the_loop_where_streams_mark_it)
+{
+    RunSpan marks = span (100, 300, 10);
+    MemStats loop = { .load_requests = 7, .dram_read_bytes = 5000 };
+    RunSpan m = run_counters_first_memory (&marks, &loop, 40);
+    cr_expect_eq (m.from.mem.dram_read_bytes, 0);
+    cr_expect_eq (m.to.mem.dram_read_bytes, 5000);
+    cr_expect_float_eq (m.apart, 40, 1e-12);
+    /* The warp states still go by the marks. */
+    cr_expect_eq (m.to.st.warp_instructions, 300);
+
+    /* No loop requests marked, or no iterations done: the marks. */
+    MemStats none = { .dram_read_bytes = 5000 };
+    m = run_counters_first_memory (&marks, &none, 40);
+    cr_expect_eq (m.to.mem.dram_read_bytes, 300);
+    cr_expect_float_eq (m.apart, 10, 1e-12);
+    m = run_counters_first_memory (&marks, &loop, 0);
+    cr_expect_eq (m.to.mem.dram_read_bytes, 300);
+}
+
+Test (counters, by_rows_adds_the_later_waves)
+{
+    RunSample run = { 0 }, all;
+    run.st.warp_instructions = 1000;
+    run.mem.dram_read_bytes = 1000;
+    run.mem.smem_requests = 100;
+    /* A run of 12 blocks, 4 a wave, the first row one wave; 3 full
+     * waves past it: 24 blocks launched, each with 10 iterations cut. */
+    RunShape s = { .blocks = 24, .run = 12, .more = 10, .first_row = 4,
+                   .waves_past = 3, .per_wave = 4 };
+    RunRates r = {
+        .first = span (0, 200, 100),        /* 2 a block-iteration */
+        .first_mem = span (0, 200, 100),
+        .by_rows = TRUE,
+        .later = span (0, 120, 40),         /* 3 */
+        .bounds = span (500, 1100, 2),      /* a wave adds 300 */
+        .mem_bounds = span (500, 1100, 2),
+    };
+    r.first_mem.to.mem.smem_requests = 40;
+    r.first_mem.apart = 100;
+    run_counters (&all, &run, &s, &r);
+    /* 1000 + 10 x (2 x 4 + 3 x (12 - 4)) + 3 x (300 + 4 x 10 x 3) */
+    cr_expect_eq (all.st.warp_instructions, 1000 + 320 + 1260);
+    cr_expect_eq (all.mem.dram_read_bytes, 1000 + 320 + 1260);
+    /* Shared memory by the blocks: 100 x 24/12 + 24 x 10 x 40/100 */
+    cr_expect_eq (all.mem.smem_requests, 200 + 96);
+
+    /* Without a later wave's span the blocks' rule stands:
+     * 1000 x 2 + 24 x 10 x 2. */
+    r.later.apart = 0;
+    run_counters (&all, &run, &s, &r);
+    cr_expect_eq (all.st.warp_instructions, 2000 + 480);
+}
