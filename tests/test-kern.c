@@ -1607,6 +1607,42 @@ Test (kern, sampled_counters_include_running_warps)
                rs.achieved_occupancy_pct, re.achieved_occupancy_pct);
 }
 
+/* With many blocks an SM, a greedy scheduler runs some far ahead, and
+ * the first wave's blocks retire early and hand their SMs to the next
+ * wave's while the wave's rate is still being read: that work is in the
+ * counters between its marks too.  sgemm-9 with 64 x 64 tiles (256
+ * threads, 56 registers) on an A100 with twice the registers, 8 blocks
+ * an SM, on 4 SMs (all in full) at 1024, a window of 32 of its 64
+ * iterations: the launch's warp instructions, counted warp by warp,
+ * within 0.5 %.  Counted as the first wave's, the next wave's work made
+ * them 1.43 times that. */
+Test (kern, sampled_rate_counts_the_blocks_that_replace_retired_ones,
+      .timeout = 120)
+{
+    g_autoptr (GError) error = NULL;
+    const char *sets[] = { "device.sm_count=4", "sm.registers=131072",
+                           "sm.max_regs_per_block=131072", NULL };
+    g_autoptr (Preset) p = preset_load ("a100", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    const char *params[] = { "BM=64", "BN=64", "BK=16", "TM=4", "TN=4", NULL };
+    g_autoptr (KernInstance) k = make_with (s, "sgemm-9", 1024, params);
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
+                     .window = 32 };
+    RunResult r;
+    cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+               error ? error->message : "");
+    cr_assert (r.sampled && r.window == 32 && r.occ.blocks_per_sm == 8);
+    guint64 ops[INSTR_N_OPS], sectors, all = 0;
+    count (k, ops, &sectors);
+    for (int i = 0; i < INSTR_N_OPS; i++)
+        all += ops[i];
+    cr_expect (fabs ((double) r.stats.warp_instructions / (double) all - 1) <
+                   0.005,
+               "%" G_GUINT64_FORMAT " warp instructions, %" G_GUINT64_FORMAT
+               " in the launch", r.stats.warp_instructions, all);
+}
+
 /* The compiled-in reference numbers are the CSV's, row for row, source
  * included (src/models/ref/sgemm_published.csv). */
 Test (kern, reference_table_matches_csv)

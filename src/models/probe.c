@@ -150,8 +150,14 @@ probe_block_entries_between (const Probe *p, guint64 block, Cycle from,
 guint64
 probe_entries_between (const Probe *p, Cycle from, Cycle to)
 {
+    return probe_later_entries_between (p, 0, from, to);
+}
+
+guint64
+probe_later_entries_between (const Probe *p, int wave, Cycle from, Cycle to)
+{
     guint64 n = 0;
-    for (int j = 0; j < p->waves; j++)
+    for (int j = wave; j < p->waves; j++)
         n += entries_before (&p->wave[j], to) - entries_before (&p->wave[j], from);
     return n;
 }

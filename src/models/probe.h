@@ -61,6 +61,9 @@ guint probe_blocks (const Probe *p, int wave);
  * cycles in [from, to): the work the SMs did then, whichever wave it
  * was for. */
 guint64 probe_entries_between (const Probe *p, Cycle from, Cycle to);
+/* The same, by the warps of the waves from 'wave' on. */
+guint64 probe_later_entries_between (const Probe *p, int wave, Cycle from,
+                                     Cycle to);
 
 /* The same, block by block: a block's iterations count as a wave's
  * (done i when its warps made i x its warps entries); one it did not
