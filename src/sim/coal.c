@@ -18,12 +18,6 @@
 
 #include "sim/coal.h"
 
-typedef struct {
-    int line_shift;       /* log2 (line_bytes) */
-    int sector_shift;     /* log2 (sector_bytes) */
-    int last_sector;      /* sectors per line - 1 */
-} Geometry;
-
 /* instr_lane_addr, inlined: it runs for every lane of every memory
  * instruction, and the call alone was a third of coal_access's time.
  * test-coal checks the two agree (stride_and_explicit_forms_agree). */
@@ -100,7 +94,7 @@ add_piece (LineList *l, guint64 line, guint32 sectors)
  * may have wrapped past 2^64 - 1 to a low address: it is then simply in
  * another line, which add_piece sorts like any other. */
 static inline void
-add_bytes (LineList *l, guint64 first, guint64 last, const Geometry *g)
+add_bytes (LineList *l, guint64 first, guint64 last, const CoalGeometry *g)
 {
     const guint64 line_mask = ~(guint64) 0 << g->line_shift;
     guint64 line_a = first & line_mask, line_b = last & line_mask;
@@ -117,7 +111,7 @@ add_bytes (LineList *l, guint64 first, guint64 last, const Geometry *g)
 }
 
 static inline void
-add_lane (LineList *l, const Instr *instr, int lane, const Geometry *g)
+add_lane (LineList *l, const Instr *instr, int lane, const CoalGeometry *g)
 {
     guint64 addr = lane_addr (instr, lane);
     add_bytes (l, addr, addr + (guint64) instr->width - 1, g);
@@ -135,7 +129,7 @@ count_sectors (CoalResult *out)
  * when a negative stride makes that the ascending order (two loops: a
  * direction test inside one doubled its time). */
 static void
-add_lanes (CoalResult *out, const Instr *instr, const Geometry *g)
+add_lanes (CoalResult *out, const Instr *instr, const CoalGeometry *g)
 {
     LineList l = { out, 0, FALSE, 0, 0 };
     guint32 m = instr->active;
@@ -158,7 +152,7 @@ add_lanes (CoalResult *out, const Instr *instr, const Geometry *g)
  * stride form's |stride| <= width leaves no gap between neighbours, and
  * the range does not wrap.  Returns whether it did the work. */
 static gboolean
-add_contiguous (CoalResult *out, const Instr *instr, const Geometry *g)
+add_contiguous (CoalResult *out, const Instr *instr, const CoalGeometry *g)
 {
     guint32 active = instr->active;
     gint64 stride = instr->addr_stride;
@@ -194,7 +188,7 @@ add_contiguous (CoalResult *out, const Instr *instr, const Geometry *g)
  * line of its own, all at one offset in it, ascending.  Returns whether
  * it did the work. */
 static gboolean
-add_line_per_lane (CoalResult *out, const Instr *instr, const Geometry *g)
+add_line_per_lane (CoalResult *out, const Instr *instr, const CoalGeometry *g)
 {
     gint64 stride = instr->addr_stride;
     guint64 line_bytes = (guint64) 1 << g->line_shift;
@@ -221,24 +215,34 @@ add_line_per_lane (CoalResult *out, const Instr *instr, const Geometry *g)
 }
 
 void
-coal_access (const Instr *instr, int line_bytes, int sector_bytes,
-             CoalResult *out)
+coal_geometry_init (CoalGeometry *g, int line_bytes, int sector_bytes)
 {
     g_assert (line_bytes > 0 && (line_bytes & (line_bytes - 1)) == 0);
     g_assert (sector_bytes > 0 && (sector_bytes & (sector_bytes - 1)) == 0);
     g_assert (sector_bytes <= line_bytes && line_bytes / sector_bytes <= 32);
-    g_assert (instr->width >= 1 && instr->width <= line_bytes);
+    g->line_shift = sim_log2 ((guint64) line_bytes);
+    g->sector_shift = sim_log2 ((guint64) sector_bytes);
+    g->last_sector = (line_bytes >> g->sector_shift) - 1;
+}
 
-    Geometry g;
-    g.line_shift = sim_log2 ((guint64) line_bytes);
-    g.sector_shift = sim_log2 ((guint64) sector_bytes);
-    g.last_sector = (line_bytes >> g.sector_shift) - 1;
-
+void
+coal_access_in (const Instr *instr, const CoalGeometry *g, CoalResult *out)
+{
+    g_assert (instr->width >= 1 && instr->width <= 1 << g->line_shift);
     out->sectors = 0;
     out->lines = 0;
     out->bytes = (guint64) sim_popcount32 (instr->active) * instr->width;
     if (instr->active == 0)
         return;
-    if (!add_contiguous (out, instr, &g) && !add_line_per_lane (out, instr, &g))
-        add_lanes (out, instr, &g);
+    if (!add_contiguous (out, instr, g) && !add_line_per_lane (out, instr, g))
+        add_lanes (out, instr, g);
+}
+
+void
+coal_access (const Instr *instr, int line_bytes, int sector_bytes,
+             CoalResult *out)
+{
+    CoalGeometry g;
+    coal_geometry_init (&g, line_bytes, sector_bytes);
+    coal_access_in (instr, &g, out);
 }

@@ -56,4 +56,22 @@ typedef struct {
 void coal_access (const Instr *instr, int line_bytes, int sector_bytes,
                   CoalResult *out);
 
+/* The sizes coal_access takes, worked out once: a caller that
+ * coalesces every request with the same ones (the memory model) keeps
+ * them, and coal_access_in skips checking the sizes and taking their
+ * logarithms on every request (a tenth of the coalescer's instructions
+ * in validate). */
+typedef struct {
+    int line_shift;       /* log2 (line_bytes) */
+    int sector_shift;     /* log2 (sector_bytes) */
+    int last_sector;      /* sectors per line - 1 */
+} CoalGeometry;
+
+/* The sizes must be as the rules above say (asserted here). */
+void coal_geometry_init (CoalGeometry *g, int line_bytes, int sector_bytes);
+
+/* coal_access with sizes from coal_geometry_init. */
+void coal_access_in (const Instr *instr, const CoalGeometry *g,
+                     CoalResult *out);
+
 #endif

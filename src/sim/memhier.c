@@ -27,6 +27,7 @@ typedef struct {
     SmMem *sm;
     int n_slots;
     int line_shift;          /* log2 (l1_line_bytes): a power of two (coal.h) */
+    CoalGeometry geometry;   /* the L1's line and sector sizes, for coal.h */
     int tags_shift;          /* log2 (l1_tags_per_clk), or -1 */
     int bytes_shift;         /* log2 (l1_bytes_per_clk), or -1 */
     Cache *l2;
@@ -230,10 +231,9 @@ static Cycle
 global_access (MemHier *h, const MemRequest *req, Cycle now)
 {
     SmMem *s = &h->sm[req->sm];
-    const SpecMem *m = &h->spec->mem;
     gboolean store = req->instr->op == INSTR_STG;
     CoalResult c;
-    coal_access (req->instr, m->l1_line_bytes, m->l1_sector_bytes, &c);
+    coal_access_in (req->instr, &h->geometry, &c);
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
     /* Lines go through the stage in turn, spread over its busy time:
@@ -351,6 +351,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->n_sm = n_sm;
     h->n_slots = m->l1_miss_slots;
     h->line_shift = sim_log2 ((guint64) m->l1_line_bytes);
+    coal_geometry_init (&h->geometry, m->l1_line_bytes, m->l1_sector_bytes);
     h->tags_shift = log2_or_none (m->l1_tags_per_clk);
     h->bytes_shift = log2_or_none (m->l1_bytes_per_clk);
     bank_memo_init (&h->banks, m->smem_banks, 4);
