@@ -70,10 +70,12 @@ lane_address (const KProgram *p, guint64 block, int warp, guint64 iter,
     guint index;
     int seg = locate (p, op, &index);
     g_assert (p->lane_part[seg] != NULL);    /* kgen_table_lanes ran */
-    const guint64 *part = p->lane_part[seg] + (gsize) index * (gsize) lanes (p) +
+    /* p->lanes, not lanes (p): its division, twice for every address,
+     * was a sixth of this function's instructions. */
+    const guint64 *part = p->lane_part[seg] + (gsize) index * (gsize) p->lanes +
                           warp * 32;
     guint64 base = p->lane_addr (p, block, 0, iter, op);
-    gint64 stride = p->lane_stride[seg][(gsize) index * (gsize) (lanes (p) / 32) +
+    gint64 stride = p->lane_stride[seg][(gsize) index * (gsize) (p->lanes / 32) +
                                         (gsize) warp];
     if (stride != NO_STRIDE) {
         out->addr_mode = INSTR_ADDR_STRIDE;
@@ -110,6 +112,7 @@ void
 kgen_table_lanes (KProgram *p)
 {
     int n = lanes (p), warps = n / 32;
+    p->lanes = n;
     for (int s = 0; s < KGEN_N_SEGMENTS; s++) {
         GArray *ops = p->seg[s];
         gsize n_strides = MAX ((gsize) ops->len * (gsize) warps, 1);
@@ -262,8 +265,16 @@ kstream_next (InstrStream *base)
         s->instr.active = s->active;
         return &s->instr;
     }
+    /* The fields instr_init set when the stream opened and no operation
+     * changes (the control fields) are kept; the others all rewritten,
+     * the address ones too, which the last operation may have set:
+     * clearing the whole instruction each time, then writing most of it
+     * again, was a fifth of this function's instructions. */
     Instr *in = &s->instr;
-    instr_init (in, (InstrOp) o->op);
+    in->op = o->op;
+    in->addr_mode = INSTR_ADDR_NONE;
+    in->addr_base = 0;
+    in->addr_stride = 0;
     in->dst = o->dst;
     in->n_dst = o->n_dst;
     in->src[0] = o->src[0];
@@ -302,6 +313,7 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
     s->warp = warp;
     s->active = active;
     s->iterations = iterations;
+    instr_init (&s->instr, INSTR_EXIT);
     return &s->base;
 }
 

@@ -61,6 +61,7 @@ struct KProgram {
     KLaneAddrFn lane_addr;
     guint64 *lane_part[KGEN_N_SEGMENTS];
     gint64 *lane_stride[KGEN_N_SEGMENTS];
+    int lanes;                      /* the tables' threads per operation */
     const KernInstance *k;          /* borrowed: the owner */
     void *user;                     /* the kernel's own data, borrowed */
 };
