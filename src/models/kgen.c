@@ -75,7 +75,7 @@ lane_address (const KProgram *p, guint64 block, int warp, guint64 iter,
     const guint64 *part = p->lane_part[seg] + (gsize) index * (gsize) p->lanes +
                           warp * 32;
     guint64 base = p->lane_addr (p, block, 0, iter, op);
-    gint64 stride = p->lane_stride[seg][(gsize) index * (gsize) (p->lanes / 32) +
+    gint64 stride = p->lane_stride[seg][(gsize) index * ((gsize) p->lanes / 32) +
                                         (gsize) warp];
     if (stride != NO_STRIDE) {
         out->addr_mode = INSTR_ADDR_STRIDE;
