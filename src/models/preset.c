@@ -673,6 +673,20 @@ set_here (const Preset *preset, const char *group, const char *key,
     return v->set && strcmp (v->origin, path) == 0;
 }
 
+/* The name of a preset file that sets none itself: its file's stem when
+ * given as a path or --config, the NAME it was found by as NAME.ini. */
+static char *
+found_name (const char *name, gboolean config)
+{
+    if (!config && !is_path (name))
+        return g_strdup (name);
+    char *stem = g_path_get_basename (name);
+    char *dot = strrchr (stem, '.');
+    if (dot != NULL)
+        *dot = '\0';
+    return stem;
+}
+
 /* Load 'name' (the --config file when 'config'), on top of the preset
  * 'under' when one is given. */
 static gboolean
@@ -704,15 +718,11 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
                      path, under);
         return FALSE;
     }
-    /* A user's file that inherits its name would pass for its base. */
-    if ((config || is_path (name)) &&
-        !set_here (preset, "preset", "name", path)) {
-        g_autofree char *stem = g_path_get_basename (name);
-        char *dot = strrchr (stem, '.');
-        if (dot != NULL)
-            *dot = '\0';
+    /* A file that inherits its name would pass for its base, whether it
+     * was given as a path or found as NAME.ini in the search path. */
+    if (!set_here (preset, "preset", "name", path)) {
         g_free (preset->spec.id);
-        preset->spec.id = g_strdup (stem);
+        preset->spec.id = found_name (name, config);
     }
     return TRUE;
 }

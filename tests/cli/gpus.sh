@@ -23,6 +23,10 @@ mkdir "$work/p/dir.ini"
 ln -s "$work/p/none" "$work/p/dangling.ini"
 ln -s /dev/null "$work/p/a100.ini"
 printf '[preset]\nbase = t4\nname = mine\n' >"$work/p/mine.ini"
+# A file that sets no name= is named as it was found (NAME.ini, as a
+# path or --config is named by its stem), never by its base: it listed
+# and ran as a second "a100".
+cp "$top_srcdir/examples/a100-2x-regs.ini" "$work/p/"
 SMSIM_PRESET_DIR="$work/p" "$SMSIM" gpus >"$work/g" 2>"$work/err" ||
     fail "gpus with non-presets in SMSIM_PRESET_DIR: $(cat "$work/err")"
 [ ! -s "$work/err" ] || fail "gpus said: $(cat "$work/err")"
@@ -31,10 +35,16 @@ for n in zero dir dangling; do
 done
 grep -q '^mine ' "$work/g" || fail "gpus lacks the preset mine: $(cat "$work/g")"
 grep -q '^a100 .* 108 ' "$work/g" || fail "a link to /dev/null hid the a100"
+[ "$(grep -c '^a100 ' "$work/g")" -eq 1 ] || fail "two a100 rows: $(cat "$work/g")"
+grep -q '^a100-2x-regs ' "$work/g" ||
+    fail "gpus lacks the preset a100-2x-regs: $(cat "$work/g")"
+SMSIM_PRESET_DIR="$work/p" "$SMSIM" run --gpu a100-2x-regs --kernel vecadd \
+    --size 4096 >"$work/run"
+contains "$work/run" "vecadd on a100-2x-regs, size 4096"
 SMSIM_PRESET_DIR="$work/p" expect_fail 2 "$SMSIM" query --gpu zero
 contains "$work/err" "unknown GPU 'zero'"
 presets=$(sed -n 's/.*(presets: \([^;]*\);.*/\1/p' "$work/err")
-[ "$presets" = "a100, a6000, h100, k40, mine, p100, rtx2070, t4, v100" ] ||
+[ "$presets" = "a100, a100-2x-regs, a6000, h100, k40, mine, p100, rtx2070, t4, v100" ] ||
     fail "presets named: '$presets'"
 
 "$SMSIM" --help >"$work/h"
