@@ -585,3 +585,15 @@ cli_check_distinct (const CliFileArg *args, guint n, GError **error)
     }
     return TRUE;
 }
+
+gboolean
+cli_check_not_input (const CliFileArg *out, const CliFileArg *inputs,
+                     guint n, GError **error)
+{
+    for (guint i = 0; i < n; i++) {
+        const CliFileArg pair[] = { inputs[i], *out };
+        if (!cli_check_distinct (pair, G_N_ELEMENTS (pair), error))
+            return FALSE;
+    }
+    return TRUE;
+}

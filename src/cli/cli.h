@@ -148,4 +148,12 @@ typedef struct {
 gboolean cli_check_distinct (const CliFileArg *args, guint n,
                              GError **error);
 
+/* cli_check_distinct of the output 'out' with each of 'inputs' in turn:
+ * no output may replace an input, though inputs may name one file twice
+ * (reading it twice loses nothing; where that is wrong, it is the
+ * command's own error). */
+gboolean cli_check_not_input (const CliFileArg *out,
+                              const CliFileArg *inputs, guint n,
+                              GError **error);
+
 #endif

@@ -303,6 +303,21 @@ check_options (const CmdEntry *cmd, const OccOptions *o, int argc,
     return TRUE;
 }
 
+/* The answers, written once the batch is read, would replace it or the
+ * preset. */
+static gboolean
+check_files (const CmdEntry *cmd, const OccOptions *o, const char *config)
+{
+    g_autoptr (GError) error = NULL;
+    const CliFileArg inputs[] = { { "--batch", o->batch },
+                                  { "--config", config } };
+    const CliFileArg out = { "-o", o->output };
+    if (cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), &error))
+        return TRUE;
+    cli_error (cmd, "%s", error->message);
+    return FALSE;
+}
+
 static const char description[] =
     "Follows the CUDA runtime's occupancy rules exactly (registers per warp\n"
     "in allocation units, per sub-partition; shared memory in allocation\n"
@@ -362,7 +377,8 @@ occupancy_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, gpu.entries, NULL);
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (cli_parse (ctx, cmd, &argc, &argv) && cli_check_sets (cmd, gpu.sets) &&
-        check_options (cmd, &o, argc, argv)) {
+        check_options (cmd, &o, argc, argv) &&
+        check_files (cmd, &o, gpu.config)) {
         if (!cli_format_parse (o.format, 7u, &format, &error)) {
             cli_error (cmd, "%s", error->message);
         } else if (!cli_check_output ("-o", o.output, &error)) {

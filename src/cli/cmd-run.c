@@ -126,6 +126,16 @@ static const char description[] =
     "  smsim run --gpu a6000 --kernel loaduse --size 2688 --param ITERS=50\n"
     "  smsim run --gpu a100 --kernel stream --size 4194304 --format json";
 
+/* The report, written after the run, would replace the preset. */
+static gboolean
+check_files (const CliGpuOptions *gpu, const ReportOptions *ro,
+             GError **error)
+{
+    const CliFileArg config = { "--config", gpu->config };
+    const CliFileArg out = { "-o", ro->output };
+    return cli_check_not_input (&out, &config, 1, error);
+}
+
 static int
 run_exec (int argc, char **argv)
 {
@@ -162,7 +172,8 @@ run_exec (int argc, char **argv)
         cli_error (cmd, "give --kernel ID and --size N (see `smsim kernels`)");
     else if (!cli_check_count (cmd, "--size", a.size))
         ;
-    else if (!report_format (&ro, &format, &error))
+    else if (!report_format (&ro, &format, &error) ||
+             !check_files (&gpu, &ro, &error))
         cli_error (cmd, "%s", error->message);
     else
         status = simulate (cmd, &gpu, &a, &ro, format);

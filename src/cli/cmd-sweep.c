@@ -121,6 +121,23 @@ check_vary (const CmdEntry *cmd, char **vary, char **sets)
     return TRUE;
 }
 
+/* The merged CSV, written once the shards are read, would replace one
+ * of them or the points file. */
+static gboolean
+check_merge_files (const SweepArgs *a, char **files, GError **error)
+{
+    g_autoptr (GArray) inputs = g_array_new (FALSE, FALSE, sizeof (CliFileArg));
+    const CliFileArg points = { "--points", a->points };
+    g_array_append_val (inputs, points);
+    for (int i = 0; files[i] != NULL; i++) {
+        const CliFileArg shard = { "--merge", files[i] };
+        g_array_append_val (inputs, shard);
+    }
+    const CliFileArg out = { "-o", a->output };
+    return cli_check_not_input (&out, (const CliFileArg *) inputs->data,
+                                inputs->len, error);
+}
+
 static int
 merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
 {
@@ -129,6 +146,10 @@ merge (const CmdEntry *cmd, const SweepArgs *a, char **files)
     if (files[0] == NULL) {
         cli_error (cmd, "--merge needs the shard files: --merge A.csv B.csv "
                    "... -o OUT.csv");
+        return CLI_EXIT_USAGE;
+    }
+    if (!check_merge_files (a, files, &error)) {
+        cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
     if (!cli_check_output ("-o", a->output, &error) ||
@@ -184,7 +205,14 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
                      "FILE.journal)");
         return FALSE;
     }
-    return TRUE;
+    /* The CSV replaces its file at the end; the journal is appended to
+     * as points finish, then removed. */
+    const CliFileArg inputs[] = { { "--points", a->points },
+                                  { "--config", gpu->config } };
+    const CliFileArg out = { "-o", a->output };
+    const CliFileArg log = { "the journal (-o FILE.journal)", journal };
+    return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error) &&
+           cli_check_not_input (&log, inputs, G_N_ELEMENTS (inputs), error);
 }
 
 /* Each simulated point allocates and frees tens of megabytes (every

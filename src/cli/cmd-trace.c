@@ -167,6 +167,13 @@ gen_exec (int argc, char **argv)
                         "place once whole), not to standard output");
         return CLI_EXIT_USAGE;
     }
+    g_autoptr (GError) error = NULL;
+    const CliFileArg config = { "--config", gpu.config };
+    const CliFileArg out = { "-o", output };
+    if (!cli_check_not_input (&out, &config, 1, &error)) {
+        cli_error (cmd, "%s", error->message);
+        return CLI_EXIT_USAGE;
+    }
     return gen_to (cmd, &gpu, kernel, size, params, output);
 }
 
@@ -291,6 +298,19 @@ load_replay_preset (CliGpuOptions *gpu, const char *path,
     return load_preset (gpu, header_gpu, error);
 }
 
+/* The report, written after the run, would replace the trace or the
+ * preset it was read from. */
+static gboolean
+check_replay_files (const char *trace, const CliGpuOptions *gpu,
+                    const ReportOptions *ro, GError **error)
+{
+    const CliFileArg inputs[] = {
+        { "the trace", trace }, { "--config", gpu->config },
+    };
+    const CliFileArg out = { "-o", ro->output };
+    return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error);
+}
+
 static int
 replay_exec (int argc, char **argv)
 {
@@ -322,7 +342,8 @@ replay_exec (int argc, char **argv)
         cli_error (cmd, "give one trace FILE");
         return CLI_EXIT_USAGE;
     }
-    if (!report_format (&ro, &format, &error)) {
+    if (!report_format (&ro, &format, &error) ||
+        !check_replay_files (argv[1], &gpu, &ro, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }

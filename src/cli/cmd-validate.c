@@ -216,12 +216,14 @@ static const char description[] =
 /* The command line makes sense before the minutes the validation takes. */
 static gboolean
 check_args (const CmdEntry *cmd, int argc, char **argv, const char *gpu,
-            const char *output, const char *csv_output)
+            const char *config, const char *output, const char *csv_output)
 {
     g_autoptr (GError) error = NULL;
-    /* The CSV, written last, would replace the table just written. */
+    /* The CSV, written last, would replace the table just written; either
+     * would replace the preset. */
     const CliFileArg files[] = {
-        { "-o", output }, { "--csv-output", csv_output },
+        { "--config", config }, { "-o", output },
+        { "--csv-output", csv_output },
     };
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
@@ -283,7 +285,7 @@ validate_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
-    if (!check_args (cmd, argc, argv, gpu, output, csv_output))
+    if (!check_args (cmd, argc, argv, gpu, config, output, csv_output))
         return CLI_EXIT_USAGE;
     /* The status the writes would fail with, before the validation. */
     if (!cli_check_output ("-o", output, &error) ||

@@ -39,4 +39,50 @@ contains "$work/err" "the CSV of figure sgemm-validation (in figs) both name fig
 expect_fail 1 "$SMSIM" validate -o x --csv-output x
 contains "$work/err" "-o and --csv-output both name x"
 [ ! -e x ] || fail "x written all the same"
+
+# An input given again as -o, which each command read whole before it
+# wrote: the input was replaced by the answer.
+"$SMSIM" trace gen --gpu a100 --kernel vecadd --size 4096 -o t.trace >/dev/null
+cp t.trace t.orig
+expect_fail 1 "$SMSIM" trace replay t.trace -o t.trace
+contains "$work/err" "the trace and -o both name t.trace"
+cmp -s t.trace t.orig || fail "the trace replayed was overwritten"
+
+printf 'threads,regs\n128,32\n' >pp.csv
+cp pp.csv pp.orig
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --points pp.csv -o pp.csv
+contains "$work/err" "--points and -o both name pp.csv"
+cmp -s pp.csv pp.orig || fail "--points pp.csv was overwritten"
+# The journal, appended to and then removed, is an output too.
+cp pp.orig pp.csv.journal
+expect_fail 1 "$SMSIM" sweep --gpu a100 --mode occupancy --points pp.csv.journal -o pp.csv
+contains "$work/err" "--points and the journal (-o FILE.journal) both name pp.csv.journal"
+cmp -s pp.csv.journal pp.orig || fail "--points pp.csv.journal was overwritten"
+
+# The shards are refused before they are read: any file will do.
+cp v.orig s1.csv
+cp v.orig s2.csv
+expect_fail 1 "$SMSIM" sweep --merge s1.csv s2.csv -o s1.csv
+contains "$work/err" "--merge and -o both name s1.csv"
+cmp -s s1.csv v.orig || fail "the shard s1.csv was overwritten"
+expect_fail 1 "$SMSIM" sweep --merge --points pp.csv s1.csv s2.csv -o ./pp.csv
+contains "$work/err" "--points pp.csv and -o ./pp.csv are the same file"
+
+cp "$top_srcdir/examples/launches.csv" l.csv
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --batch l.csv -o l.csv
+contains "$work/err" "--batch and -o both name l.csv"
+cmp -s l.csv "$top_srcdir/examples/launches.csv" || fail "--batch l.csv was overwritten"
+cp "$top_srcdir/examples/a100-2x-regs.ini" my.ini
+expect_fail 1 "$SMSIM" occupancy --config my.ini --threads 128 --regs 32 -o my.ini
+contains "$work/err" "--config and -o both name my.ini"
+cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" || fail "--config my.ini was overwritten"
+# The report or trace would replace the preset it was made with.
+for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
+         validate; do
+    # shellcheck disable=SC2086
+    expect_fail 1 "$SMSIM" $c --config my.ini -o my.ini
+    contains "$work/err" "--config and -o both name my.ini"
+    cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
+        fail "$c: --config my.ini was overwritten"
+done
 echo "output clashes ok"
