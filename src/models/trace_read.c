@@ -373,6 +373,20 @@ scan_record (Scan *sc, int warp, gboolean epilogue, GError **error)
     return TRUE;
 }
 
+/* Where a record's read failed on a NUL byte, the lines of the record
+ * before the NUL's (the bytes before it, in 'text'); 0 for another
+ * error, said of the record's first line. */
+static guint64
+nul_line (const GString *text, const GError *e)
+{
+    guint64 lines = 0;
+    if (!g_error_matches (e, SMSIM_TRACE_ERROR, TRACE_ERROR_NUL))
+        return 0;
+    for (const char *c = text->str; (c = strchr (c, '\n')) != NULL; c++)
+        lines++;
+    return lines;
+}
+
 static gboolean
 scan_section (Scan *sc, guint64 block, guint64 index, guint64 *off,
               GError **error)
@@ -388,7 +402,7 @@ scan_section (Scan *sc, guint64 block, guint64 index, guint64 *off,
     for (int w = 0; w < r->warps; w++) {
         g_string_truncate (sc->text, 0);
         if (!trace_file_bytes (r->file, s.len[w], sc->text, &e))
-            return at_line (r, sc->line, e, error);
+            return at_line (r, sc->line + nul_line (sc->text, e), e, error);
         if (!scan_record (sc, w, index == r->head.iterations + 1, error))
             return FALSE;
     }

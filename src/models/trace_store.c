@@ -264,13 +264,16 @@ take (TraceFile *f, gsize n)
 }
 
 /* A trace is text: a NUL byte would end a line early where the parsers
- * read it as a C string, and drop the rest of it without a word. */
+ * read it as a C string, and drop the rest of it without a word.  The
+ * NUL's offset in 'text' into '*at'. */
 static gboolean
-no_nul (const char *text, gsize n, GError **error)
+no_nul (const char *text, gsize n, gsize *at, GError **error)
 {
-    if (memchr (text, '\0', n) == NULL)
+    const char *nul = memchr (text, '\0', n);
+    if (nul == NULL)
         return TRUE;
-    g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_FORMAT,
+    *at = (gsize) (nul - text);
+    g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_NUL,
                  "a NUL byte: a trace is text");
     return FALSE;
 }
@@ -300,7 +303,8 @@ trace_file_line (TraceFile *f, GString *out, GError **error)
                          MAX_LINE);
             return FALSE;
         }
-        if (!no_nul (text, n, error))
+        gsize at;
+        if (!no_nul (text, n, &at, error))
             return FALSE;
         g_string_append_len (out, text, (gssize) n);
         take (f, nl ? n + 1 : n);
@@ -336,8 +340,11 @@ trace_file_bytes (TraceFile *f, guint64 n, GString *out, GError **error)
         if (avail == 0)
             return truncated_text (f, n, error);
         gsize k = (gsize) MIN ((guint64) avail, n);
-        if (out != NULL && !no_nul (text, k, error))
+        gsize at;
+        if (out != NULL && !no_nul (text, k, &at, error)) {
+            g_string_append_len (out, text, (gssize) at);
             return FALSE;
+        }
         if (out != NULL)
             g_string_append_len (out, text, (gssize) k);
         take (f, k);

@@ -27,7 +27,8 @@ GQuark trace_error_quark (void);
 typedef enum {
     TRACE_ERROR_IO,          /* the file cannot be opened, read or written */
     TRACE_ERROR_FORMAT,      /* a line or field is not what FORMAT.md says */
-    TRACE_ERROR_TRUNCATED    /* the file (or a gzip member) ends early */
+    TRACE_ERROR_TRUNCATED,   /* the file (or a gzip member) ends early */
+    TRACE_ERROR_NUL          /* a NUL byte: a trace is text */
 } TraceError;
 
 /* Set a TRACE_ERROR_FORMAT error from 'format' and return FALSE (the
@@ -54,7 +55,9 @@ gboolean trace_file_begin (TraceFile *f, guint64 offset, GError **error);
  * ends before a newline. */
 gboolean trace_file_line (TraceFile *f, GString *out, GError **error);
 /* The next 'n' bytes, appended to 'out', or skipped when 'out' is NULL;
- * an error if the unit has fewer. */
+ * an error if the unit has fewer.  At a NUL byte, a TRACE_ERROR_NUL
+ * with the bytes before it appended, so that the caller can tell its
+ * line. */
 gboolean trace_file_bytes (TraceFile *f, guint64 n, GString *out,
                            GError **error);
 /* Close the unit: a gzip member must hold no more text than was read.

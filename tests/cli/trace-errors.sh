@@ -54,13 +54,13 @@ sed 's/$/\r/' "$good" >"$work/crlf.trace"
 bad "$work/crlf.trace" "line 1: a CR LF line end"
 
 # A NUL byte, in the header and in a record (it ended the line there,
-# the rest dropped).
+# the rest dropped), named by its own line, not its record's 'W' line.
 n=$(grep -n '^kernel ' "$good" | cut -d: -f1)
 sed "${n}s/-/@/" "$good" | tr '@' '\000' >"$work/nul1.trace"
 bad "$work/nul1.trace" "line $n: a NUL byte"
 n=$(grep -n '^FFMA ' "$good" | head -1 | cut -d: -f1)
 sed "${n}s/^FFMA /FFMA@/" "$good" | tr '@' '\000' >"$work/nul2.trace"
-bad "$work/nul2.trace" "a NUL byte"
+bad "$work/nul2.trace" "line $n: a NUL byte"
 
 # Hex where FORMAT.md says decimal; a register run into RZ (same
 # length as the line it replaces).
