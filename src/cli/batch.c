@@ -3,7 +3,7 @@
  *
  * Columns are found by name in the header, so their order is free and
  * extra columns pass through.  Rows are echoed as read (but for a
- * short one or one with a quote left open: echo_row).
+ * short or long one, or one with a quote left open: echo_row).
  */
 #include "config.h"
 
@@ -103,8 +103,14 @@ static gboolean
 parse_row (const Header *h, const GPtrArray *f, OccLaunch *l, char **why)
 {
     gint64 v[N_COLS];
-    if ((int) f->len != h->n_fields) {
+    if ((int) f->len < h->n_fields) {
         *why = g_strdup_printf ("%u fields where the header has %d", f->len,
+                                h->n_fields);
+        return FALSE;
+    }
+    if ((int) f->len > h->n_fields) {
+        *why = g_strdup_printf ("%u fields where the header has %d (written "
+                                "back cut to %d)", f->len, h->n_fields,
                                 h->n_fields);
         return FALSE;
     }
@@ -126,24 +132,26 @@ parse_row (const Header *h, const GPtrArray *f, OccLaunch *l, char **why)
     return TRUE;
 }
 
-/* The row as read, one that ends inside a quote field by field, quoted
- * afresh (so that its last field cannot take the output's next lines),
- * and a short one padded to the header's width (so that the answer's
- * columns stay under their names). */
+/* The row as read; one that ends inside a quote field by field, quoted
+ * afresh (so that its last field cannot take the output's next lines);
+ * a long one cut and a short one padded to the header's width (so that
+ * the answer's columns stay under their names and every row has as
+ * many fields as the header). */
 static void
 echo_row (const char *line, int n_fields, GString *out)
 {
     g_autoptr (GPtrArray) fields = csv_split (line);
-    if (!csv_unclosed_quote (line)) {
+    int kept = MIN ((int) fields->len, n_fields);
+    if (!csv_unclosed_quote (line) && (int) fields->len <= n_fields) {
         g_string_append (out, line);
     } else {
-        for (guint i = 0; i < fields->len; i++) {
+        for (int i = 0; i < kept; i++) {
             if (i > 0)
                 g_string_append_c (out, ',');
             csv_append_field (out, fields->pdata[i]);
         }
     }
-    for (int i = (int) fields->len; i < n_fields; i++)
+    for (int i = kept; i < n_fields; i++)
         g_string_append_c (out, ',');
 }
 

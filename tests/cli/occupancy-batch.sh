@@ -67,6 +67,15 @@ printf 'regs,static_smem,block_size,dyn_smem,carveout\n-1,0,128,0,\n' >"$work/ne
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/neg.csv" -o "$work/neg.out"
 sed -n 2p "$work/neg.out" | grep -qxF -- '-1,0,128,0,,,,,,line 2: regs = -1: must be 0 or more' ||
     fail "negative regs: $(sed -n 2p "$work/neg.out")"
+# A long row is cut to the header's width, as a short one is padded to
+# it: 5 fields and the answer's 5 (4 empty, the error), not 6 and 5
+# under a header of 10.  The row after it is answered as usual.
+printf 'regs,static_smem,block_size,dyn_smem,carveout\n32,0,128,0,,extra\n64,0,256,0,\n' >"$work/long-row.csv"
+expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch "$work/long-row.csv" -o "$work/long-row.out"
+sed -n 2p "$work/long-row.out" | grep -qxF '32,0,128,0,,,,,,line 2: 6 fields where the header has 5 (written back cut to 5)' ||
+    fail "long row: $(sed -n 2p "$work/long-row.out")"
+sed -n 3p "$work/long-row.out" | grep -qxF '64,0,256,0,,4,32,50.00,registers,' ||
+    fail "the row after a long one: $(sed -n 3p "$work/long-row.out")"
 # Standard input without line breaks or an end is refused at its first
 # chunk, not read until memory runs out.
 expect_fail 2 "$SMSIM" occupancy --gpu a100 --batch - </dev/zero
