@@ -213,10 +213,27 @@ static const char description[] =
     "  smsim validate --csv-output v.csv && "
     "smsim plot sgemm-validation --from v.csv";
 
+/* --gpu names a GPU with published figures, checked before the minutes
+ * the validation takes: an unknown one is the loader's error, as in every
+ * command, and one without figures is bad input too, as a --config that
+ * starts from one is (exit 2 both). */
+static gboolean
+check_published (const char *gpu, GError **error)
+{
+    if (gpu == NULL || strcmp (gpu, "all") == 0 || is_published (gpu))
+        return TRUE;
+    g_autoptr (Preset) preset = preset_load (gpu, NULL, NULL, error);
+    if (preset != NULL)
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "--gpu %s: published numbers exist for a6000 and a100",
+                     gpu);
+    return FALSE;
+}
+
 /* The command line makes sense before the minutes the validation takes. */
 static gboolean
-check_args (const CmdEntry *cmd, int argc, char **argv, const char *gpu,
-            const char *config, const char *output, const char *csv_output)
+check_args (const CmdEntry *cmd, int argc, char **argv, const char *config,
+            const char *output, const char *csv_output)
 {
     g_autoptr (GError) error = NULL;
     /* The CSV, written last, would replace the table just written; either
@@ -227,11 +244,6 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const char *gpu,
     };
     if (argc > 1) {
         cli_error (cmd, "unexpected argument '%s'", argv[1]);
-        return FALSE;
-    }
-    if (gpu != NULL && strcmp (gpu, "all") != 0 && !is_published (gpu)) {
-        cli_error (cmd, "--gpu %s: published numbers exist for a6000 and a100",
-                   gpu);
         return FALSE;
     }
     if (!cli_check_distinct (files, G_N_ELEMENTS (files), &error)) {
@@ -285,11 +297,12 @@ validate_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
-    if (!check_args (cmd, argc, argv, gpu, config, output, csv_output))
+    if (!check_args (cmd, argc, argv, config, output, csv_output))
         return CLI_EXIT_USAGE;
     /* The status the writes would fail with, before the validation. */
     if (!cli_check_output ("-o", output, &error) ||
-        !cli_check_output ("--csv-output", csv_output, &error)) {
+        !cli_check_output ("--csv-output", csv_output, &error) ||
+        !check_published (gpu, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }

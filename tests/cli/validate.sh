@@ -51,4 +51,11 @@ expect_fail 2 "$SMSIM" validate --gpu a100 --config "$top_srcdir/examples/a100-2
 contains "$work/err" "has a base= and --gpu a100 was given too: give one"
 expect_fail 1 "$SMSIM" validate --gpu all --config two.ini
 contains "$work/err" "--config with --gpu all"
+# An unknown GPU is bad input (exit 2), as in every command (README's
+# exit status), and so is a known one without published figures, as a
+# --config starting from one is; both before any kernel runs.
+expect_fail 2 "$SMSIM" validate --gpu nosuch
+contains "$work/err" "unknown GPU 'nosuch'"
+expect_fail 2 "$SMSIM" validate --gpu h100
+contains "$work/err" "--gpu h100: published numbers exist for a6000 and a100"
 echo "validate --config ok"
