@@ -4,7 +4,7 @@
 # full-height bars the waits on a result or the block (long and short
 # scoreboard, barrier, drain); half-height bars a warp held at issue
 # (mio_throttle, not_selected); a thin line the rest, grouped as
-# 'other'.  Height and lightness both tell the groups apart, so
+# 'other' (the title names them: other_states).  Height and lightness both tell the groups apart, so
 # grayscale print works.
 # CSV: slot,block,state,group,start,end.
 fig_w = 6.5; fig_h = 4.6; fig_caps = 'butt'
@@ -28,8 +28,9 @@ in(g) = column("group") == g ? column("slot") : NaN
 
 # The whole launch runs on one SM (fig_timeline.c), not spread over the
 # GPU's SMs as the hardware would: the title says so.
-set title sprintf("Warp timeline on the %s: %s, %s, the launch's %d %s of %d threads, all on one SM\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = wait, math_pipe_throttle, lg_throttle, branch_resolving", \
-    gpu, kernel, size_label, blocks, blocks == 1 ? "block" : "blocks", threads)
+set title sprintf("Warp timeline on the %s: %s, %s, the launch's %d %s of %d threads, all on one SM\neach warp's state every cycle (Nsight Compute names, share of warp cycles);\nother = %s", \
+    gpu, kernel, size_label, blocks, blocks == 1 ? "block" : "blocks", threads, \
+    other_states)
 set xlabel 'cycle'
 set ylabel sprintf('warp slot (%d %s per block)', warps_per_block, \
     warps_per_block == 1 ? "warp" : "warps")

@@ -8,14 +8,16 @@
  * state hook): the Nsight Compute names of stats.h, the same intervals
  * that sum to the run's stall breakdown.  Consecutive intervals of one
  * warp in the same state are joined, except 'selected', which stays one
- * row per issue.  Eleven states are too many to tell apart in
- * grayscale, so the figure draws seven and groups the four that are
+ * row per issue.  Twelve states are too many to tell apart in
+ * grayscale, so the figure draws seven and groups the five that are
  * short or rare in a tiled kernel (wait, math_pipe_throttle,
- * lg_throttle, branch_resolving) as 'other'; the legend gives every
- * group's share of the warp cycles, so a large 'other' shows.
+ * lg_throttle, branch_resolving, dispatch_stall) as 'other', which the
+ * title names (other_states); the legend gives every group's share of
+ * the warp cycles, so a large 'other' shows.
  *
  * CSV: slot,block,state,group,start,end -- 'state' the Nsight name,
- * 'group' the figure's (the G_ enum below, the order of the legend).
+ * 'group' the figure's number for it (the G_ enum below, 0-7 in the
+ * order of the legend; plots/timeline.gp selects by it).
  */
 #include "config.h"
 
@@ -159,6 +161,19 @@ timeline_kernel (const FigOptions *o, const GpuSpec *s, GError **error)
     return k;
 }
 
+/* The states drawn as 'other', as the title lists them: from group_of,
+ * so that the title cannot leave one out. */
+static char *
+other_states (void)
+{
+    GString *s = g_string_new (NULL);
+    for (int r = 0; r < STALL_N; r++)
+        if (group_of ((StallReason) r) == G_OTHER)
+            g_string_append_printf (s, "%s%s", s->len ? ", " : "",
+                                    stats_stall_name ((StallReason) r));
+    return g_string_free (s, FALSE);
+}
+
 /* Each group's share of the warp cycles, in percent (share_0 ..). */
 static void
 add_shares (FigData *d, const Timeline *t)
@@ -217,6 +232,8 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     fig_var_num (d, "blocks", (double) kern_blocks (k));
     fig_var_num (d, "cycles", (double) t.end);
     fig_var_num (d, "n_slots", t.rows);
+    g_autofree char *other = other_states ();
+    fig_var_str (d, "other_states", "%s", other);
     add_shares (d, &t);
     return TRUE;
 }
