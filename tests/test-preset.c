@@ -416,6 +416,17 @@ Test (preset, value_problem_by_type_and_range)
     }
 }
 
+/* A key without a unit (pkey.c: sm.sub_partitions, 1..16) ends its
+ * message at the range: "must be 1..16 " had a space for the unit. */
+Test (preset, a_range_without_a_unit_ends_there)
+{
+    g_autofree char *low = preset_value_problem ("sm.sub_partitions", "0");
+    g_autofree char *huge = preset_value_problem ("sm.sub_partitions",
+                                                  "99999999999999999999");
+    cr_assert_str_eq (low, "must be 1..16");
+    cr_assert_str_eq (huge, "out of range: must be 1..16");
+}
+
 Test (preset, gpu_and_config_with_base_conflict)
 {
     g_autofree char *path = tu_write_file ("both.ini",

@@ -163,6 +163,15 @@ parse_list (const PkeyInfo *info, const char *text, SpecIntList *list,
     return TRUE;
 }
 
+/* "must be 1..16", the unit after it where the key has one ("must be
+ * 1024..4194304 registers"). */
+static char *
+must_be (const char *range, const PkeyInfo *info)
+{
+    return g_strdup_printf ("must be %s%s%s", range, *info->unit ? " " : "",
+                            info->unit);
+}
+
 /* Parse 'text' into the spec field of 'info'; on failure 'why' says
  * what is wrong with it, and nothing is stored. */
 static gboolean
@@ -177,14 +186,14 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
     case PKEY_INT:
         if (!num_parse_int (text, &i)) {
             /* Digits past gint64 are an integer all the same: too big. */
+            g_autofree char *bounds = must_be (range, info);
             *why = num_is_integer (text)
-                       ? g_strdup_printf ("out of range: must be %s %s",
-                                          range, info->unit)
+                       ? g_strconcat ("out of range: ", bounds, NULL)
                        : g_strdup ("not an integer");
             return FALSE;
         }
         if (i < info->min || i > info->max) {
-            *why = g_strdup_printf ("must be %s %s", range, info->unit);
+            *why = must_be (range, info);
             return FALSE;
         }
         if (info->offset != (size_t) -1)
@@ -198,7 +207,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
             return FALSE;
         }
         if (!(d >= info->min && d <= info->max)) {
-            *why = g_strdup_printf ("must be %s %s", range, info->unit);
+            *why = must_be (range, info);
             return FALSE;
         }
         *(double *) slot_of (preset, info) = d;
