@@ -57,7 +57,8 @@ text_table (GString *o, const GpuSpec *s, const OccResult *r)
         limit_text (o, value);                                                \
         g_string_append (o, (lim & (bit)) ? "  <- limit\n" : "\n");           \
     } while (0)
-    g_autofree char *b1 = g_strdup_printf ("%d blocks", s->sm.max_blocks);
+    g_autofree char *b1 = g_strdup_printf ("%d block%s", s->sm.max_blocks,
+                                           s->sm.max_blocks == 1 ? "" : "s");
     g_autofree char *w1 = g_strdup_printf ("%d warps", r->max_warps_per_sm);
     g_autofree char *w2 = g_strdup_printf ("%d warps", r->warps_per_block);
     g_autofree char *r1 = g_strdup_printf ("%d (%d x %d)", s->sm.registers,

@@ -107,9 +107,11 @@ static void
 why_blocks (GString *out, const GpuSpec *s, const OccResult *r)
 {
     g_string_append_printf (out, "  block slots: an SM holds at most %d "
-                            "blocks; %d blocks x %d warp%s = %d of %d warp "
-                            "slots.\n", s->sm.max_blocks, r->limit_blocks,
-                            r->warps_per_block, plural (r->warps_per_block),
+                            "block%s; %d block%s x %d warp%s = %d of %d warp "
+                            "slots.\n", s->sm.max_blocks,
+                            plural (s->sm.max_blocks), r->limit_blocks,
+                            plural (r->limit_blocks), r->warps_per_block,
+                            plural (r->warps_per_block),
                             r->limit_blocks * r->warps_per_block,
                             r->max_warps_per_sm);
 }
@@ -146,9 +148,10 @@ estimate_terms (GString *out, const GpuSpec *s, const OccLaunch *l,
                                 s->sm.smem_bytes, e->smem_bytes_per_thread,
                                 e->threads_by_smem);
     g_string_append_printf (out, "  thread slots:  %.0f threads (%d per SM, "
-                            "%d blocks of %" G_GINT64_FORMAT ")\n",
+                            "%d block%s of %" G_GINT64_FORMAT ")\n",
                             e->threads_by_slots, s->sm.max_threads,
-                            s->sm.max_blocks, l->threads_per_block);
+                            s->sm.max_blocks, plural (s->sm.max_blocks),
+                            l->threads_per_block);
 }
 
 /* The effects the per-thread arithmetic leaves out, where they matter. */

@@ -55,4 +55,11 @@ contains "$work/out.csv" "t4,256,64,"
 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --smem 8192 \
     --carveout 0 >"$work/half"
 contains "$work/half" "Occupancy:              6.3 %"
+# One block slot is one block, not "1 blocks": 128 threads are 4 warps
+# of the A100's 64 slots, and the textbook's thread slots min(2048, 1 x
+# 128) = 128.
+"$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 --set sm.max_blocks=1 >"$work/one"
+contains "$work/one" "an SM holds at most 1 block; 1 block x 4 warps = 4 of 64 warp slots."
+contains "$work/one" "thread slots:  128 threads (2048 per SM, 1 block of 128)"
+grep -q "1 blocks" "$work/one" && fail "1 blocks: $(grep '1 blocks' "$work/one")"
 echo "occupancy ok"
