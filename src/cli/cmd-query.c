@@ -52,6 +52,19 @@ print_query_cu (const GpuSpec *s)
              s->sm.max_threads);
 }
 
+/* A unified L1/shared array holds the SM's shared memory (the rule
+ * preset_rules.c checks under a carveout); one smaller than it is an L1
+ * of its own beside a separate shared memory, as the P100's 24 KB beside
+ * its 64 KB. */
+static const char *
+l1_label (const GpuSpec *s)
+{
+    gboolean unified = s->alloc.carveout ||
+                       (gint64) s->sm.l1_smem_kib * 1024 >= s->sm.smem_bytes;
+    return unified ? "Unified L1/shared per SM:"
+                   : "L1 cache per SM (shared separate):";
+}
+
 static void
 print_more (const GpuSpec *s)
 {
@@ -70,8 +83,7 @@ print_more (const GpuSpec *s)
              s->sm.smem_per_block_optin);
     g_print ("  Shared memory reserved per block:        %d B\n",
              s->sm.smem_reserved_per_block);
-    g_print ("  Unified L1/shared per SM:                %d KB\n",
-             s->sm.l1_smem_kib);
+    g_print ("  %-40s %d KB\n", l1_label (s), s->sm.l1_smem_kib);
     g_print ("  Carveout steps:                          ");
     for (int i = 0; i < steps->n; i++)
         g_print ("%s%d", i ? "/" : "", steps->v[i]);

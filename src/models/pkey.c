@@ -95,7 +95,8 @@ static const PkeyInfo keys[] = {
        sm.smem_reserved_per_block,
        "shared memory the driver reserves per block"),
     I ("sm", "l1_smem_kib", PKEY_REQUIRED, 0, 65536, "KiB", sm.l1_smem_kib,
-       "unified L1/texture/shared capacity per SM"),
+       "unified L1/texture/shared capacity per SM (the L1 alone where "
+       "shared memory is separate and larger, as on the P100)"),
     I ("sm", "sub_partitions", PKEY_REQUIRED, 1, 16, "", sm.sub_partitions,
        "sub-partitions (warp schedulers) per SM"),
     I ("sm", "fp32_lanes", PKEY_REQUIRED, 1, 1024, "lanes", sm.fp32_lanes,

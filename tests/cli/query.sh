@@ -27,6 +27,15 @@ while IFS= read -r line; do
 done <"$work/book"
 contains "$work/q" "Device name:"
 
+# The P100's 24 KB L1 is its own, beside 64 KB of shared memory (its
+# preset: l1_smem_kib = 24, no carveout); the K40's 64 KB is shared by
+# L1 and shared memory, as Kepler's is.
+"$SMSIM" query --gpu p100 >"$work/p100"
+contains "$work/p100" "  L1 cache per SM (shared separate):       24 KB"
+grep -q "Unified L1/shared" "$work/p100" && fail "the P100's L1 called unified"
+"$SMSIM" query --gpu k40 >"$work/k40"
+contains "$work/k40" "  Unified L1/shared per SM:                64 KB"
+
 # Every value has a source; assumed ones say so.
 "$SMSIM" query --gpu a6000 --sources >"$work/s"
 contains "$work/s" "[sm] max_threads = 1536 threads"
