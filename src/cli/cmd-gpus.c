@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -14,14 +15,15 @@ const CmdEntry cmd_gpus_entry = {
 };
 
 static void
-print_row (const Preset *preset)
+print_row (const Preset *preset, int width)
 {
     const GpuSpec *s = preset_spec (preset);
     g_autofree char *cc = g_strdup_printf ("%d.%d", s->device.cc_major,
                                            s->device.cc_minor);
-    g_print ("%-10s %-4s %5d %6d %8d %-6s  %s\n", s->id, cc, s->device.sm_count,
-             s->device.sm_clock_mhz, s->sm.smem_bytes / 1024,
-             s->timing ? "yes" : "no", s->description);
+    g_print ("%-*s %-4s %5d %6d %8d %-6s  %s\n", width, s->id, cc,
+             s->device.sm_count, s->device.sm_clock_mhz,
+             s->sm.smem_bytes / 1024, s->timing ? "yes" : "no",
+             s->description);
 }
 
 static int
@@ -44,18 +46,26 @@ gpus_exec (int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     g_auto (GStrv) names = preset_names ();
-    g_print ("%-10s %-4s %5s %6s %8s %-6s  %s\n", "name", "cc", "SMs", "MHz",
-             "smemKiB", "timing", "description");
+    g_autoptr (GPtrArray) presets = g_ptr_array_new_with_free_func (
+        (GDestroyNotify) preset_free);
+    /* Loaded first: the name column is as wide as the longest name (a
+     * user's preset may be called a100-2x-regs). */
+    int width = 10;
     for (int i = 0; names[i] != NULL; i++) {
         g_autoptr (GError) error = NULL;
-        g_autoptr (Preset) preset = preset_load (names[i], NULL, NULL, &error);
+        Preset *preset = preset_load (names[i], NULL, NULL, &error);
         if (preset == NULL) {
             cli_error (cmd, "%s", error->message);
             status = CLI_EXIT_FAIL;
             continue;
         }
-        print_row (preset);
+        width = MAX (width, (int) strlen (preset_spec (preset)->id));
+        g_ptr_array_add (presets, preset);
     }
+    g_print ("%-*s %-4s %5s %6s %8s %-6s  %s\n", width, "name", "cc", "SMs",
+             "MHz", "smemKiB", "timing", "description");
+    for (guint i = 0; i < presets->len; i++)
+        print_row (presets->pdata[i], width);
     if (names[0] == NULL) {
         cli_error (cmd, "no presets found (set SMSIM_PRESET_DIR)");
         status = CLI_EXIT_FAIL;

@@ -38,6 +38,11 @@ grep -q '^a100 .* 108 ' "$work/g" || fail "a link to /dev/null hid the a100"
 [ "$(grep -c '^a100 ' "$work/g")" -eq 1 ] || fail "two a100 rows: $(cat "$work/g")"
 grep -q '^a100-2x-regs ' "$work/g" ||
     fail "gpus lacks the preset a100-2x-regs: $(cat "$work/g")"
+# Its 12-character name widens the name column for every row, so each
+# row's cc stands under the header's (a 10-wide column shifted its row).
+awk 'NR == 1 { at = index($0, " cc ") + 1; next }
+     substr($0, at - 1, 4) !~ /^ [0-9]\.[0-9]$/ { bad = 1 }
+     END { exit bad }' "$work/g" || fail "gpus columns shifted: $(cat "$work/g")"
 SMSIM_PRESET_DIR="$work/p" "$SMSIM" run --gpu a100-2x-regs --kernel vecadd \
     --size 4096 >"$work/run"
 contains "$work/run" "vecadd on a100-2x-regs, size 4096"
