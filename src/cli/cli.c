@@ -51,6 +51,12 @@ cli_gpu_options_clear (CliGpuOptions *o)
     g_clear_pointer (&o->sets, g_strfreev);
 }
 
+const char *
+cli_gpu_file (const CliGpuOptions *o)
+{
+    return o->gpu != NULL && preset_is_path (o->gpu) ? o->gpu : NULL;
+}
+
 Preset *
 cli_gpu_options_load (const CliGpuOptions *o, GError **error)
 {

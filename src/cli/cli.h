@@ -44,6 +44,8 @@ typedef struct {
 } CliGpuOptions;
 
 void cli_gpu_options_init (CliGpuOptions *opts);
+/* The file --gpu names (preset_is_path), or NULL: a preset's name. */
+const char *cli_gpu_file (const CliGpuOptions *opts);
 void cli_gpu_options_clear (CliGpuOptions *opts);
 Preset *cli_gpu_options_load (const CliGpuOptions *opts, GError **error);
 

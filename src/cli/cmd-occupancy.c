@@ -307,11 +307,13 @@ check_options (const CmdEntry *cmd, const OccOptions *o, int argc,
 /* The answers, written once the batch is read, would replace it or the
  * preset. */
 static gboolean
-check_files (const CmdEntry *cmd, const OccOptions *o, const char *config)
+check_files (const CmdEntry *cmd, const OccOptions *o,
+             const CliGpuOptions *gpu)
 {
     g_autoptr (GError) error = NULL;
     const CliFileArg inputs[] = { { "--batch", o->batch },
-                                  { "--config", config } };
+                                  { "--gpu", cli_gpu_file (gpu) },
+                                  { "--config", gpu->config } };
     const CliFileArg out = { "-o", o->output };
     if (cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), &error))
         return TRUE;
@@ -379,7 +381,7 @@ occupancy_exec (int argc, char **argv)
     g_option_context_add_main_entries (ctx, entries, NULL);
     if (cli_parse (ctx, cmd, &argc, &argv) && cli_check_sets (cmd, gpu.sets) &&
         check_options (cmd, &o, argc, argv) &&
-        check_files (cmd, &o, gpu.config)) {
+        check_files (cmd, &o, &gpu)) {
         if (!cli_format_parse (o.format, 7u, &format, &error)) {
             cli_error (cmd, "%s", error->message);
         } else if (!cli_check_output ("-o", o.output, &error)) {

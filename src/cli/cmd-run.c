@@ -131,9 +131,10 @@ static gboolean
 check_files (const CliGpuOptions *gpu, const ReportOptions *ro,
              GError **error)
 {
-    const CliFileArg config = { "--config", gpu->config };
+    const CliFileArg presets[] = { { "--gpu", cli_gpu_file (gpu) },
+                                   { "--config", gpu->config } };
     const CliFileArg out = { "-o", ro->output };
-    return cli_check_not_input (&out, &config, 1, error);
+    return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error);
 }
 
 static int

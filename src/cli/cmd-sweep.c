@@ -208,6 +208,7 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
     /* The CSV replaces its file at the end; the journal is appended to
      * as points finish, then removed. */
     const CliFileArg inputs[] = { { "--points", a->points },
+                                  { "--gpu", cli_gpu_file (gpu) },
                                   { "--config", gpu->config } };
     const CliFileArg out = { "-o", a->output };
     const CliFileArg log = { "the journal (-o FILE.journal)", journal };

@@ -168,9 +168,11 @@ gen_exec (int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     g_autoptr (GError) error = NULL;
-    const CliFileArg config = { "--config", gpu.config };
+    const CliFileArg presets[] = { { "--gpu", cli_gpu_file (&gpu) },
+                                   { "--config", gpu.config } };
     const CliFileArg out = { "-o", output };
-    if (!cli_check_not_input (&out, &config, 1, &error)) {
+    if (!cli_check_not_input (&out, presets, G_N_ELEMENTS (presets),
+                              &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
@@ -305,7 +307,8 @@ check_replay_files (const char *trace, const CliGpuOptions *gpu,
                     const ReportOptions *ro, GError **error)
 {
     const CliFileArg inputs[] = {
-        { "the trace", trace }, { "--config", gpu->config },
+        { "the trace", trace }, { "--gpu", cli_gpu_file (gpu) },
+        { "--config", gpu->config },
     };
     const CliFileArg out = { "-o", ro->output };
     return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error);

@@ -300,8 +300,8 @@ is_preset_file (const char *path)
     return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }
 
-static gboolean
-is_path (const char *name)
+gboolean
+preset_is_path (const char *name)
 {
     return strchr (name, '/') != NULL || g_str_has_suffix (name, ".ini");
 }
@@ -309,7 +309,7 @@ is_path (const char *name)
 static char *
 find_preset (const char *name, const char *relative_to, GError **error)
 {
-    if (is_path (name)) {
+    if (preset_is_path (name)) {
         if (relative_to != NULL && !g_path_is_absolute (name)) {
             g_autofree char *dir = g_path_get_dirname (relative_to);
             return g_build_filename (dir, name, NULL);
@@ -408,7 +408,7 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
     if (!load_file (preset, path, via, chain, error))
         return FALSE;
     /* The deepest named base returns first. */
-    if (preset->root == NULL && !is_path (base))
+    if (preset->root == NULL && !preset_is_path (base))
         preset->root = g_strdup (base);
     return TRUE;
 }
@@ -687,7 +687,7 @@ set_here (const Preset *preset, const char *group, const char *key,
 static char *
 found_name (const char *name, gboolean config)
 {
-    if (!config && !is_path (name))
+    if (!config && !preset_is_path (name))
         return g_strdup (name);
     char *stem = g_path_get_basename (name);
     char *dot = strrchr (stem, '.');
@@ -712,12 +712,12 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
         if (base == NULL || !load_file (preset, base, NULL, chain, error))
             return FALSE;
         g_ptr_array_set_size (chain, 0);
-        if (preset->root == NULL && !is_path (under))
+        if (preset->root == NULL && !preset_is_path (under))
             preset->root = g_strdup (under);
     }
     if (!load_file (preset, path, NULL, chain, error))
         return FALSE;
-    if (!config && !is_path (name)) {
+    if (!config && !preset_is_path (name)) {
         g_free (preset->root);
         preset->root = g_strdup (name);
     }

@@ -50,6 +50,10 @@ Preset *preset_load (const char *gpu, const char *config,
                      const char *const *sets, GError **error);
 void preset_free (Preset *preset);
 
+/* Whether 'gpu' names a preset file rather than a preset: it has a '/'
+ * or ends in .ini (preset_load reads it as a path then). */
+gboolean preset_is_path (const char *gpu);
+
 /* Whether the command line's 'sets' are each GROUP.KEY=VALUE, and
  * name each key once: a second value would quietly win.  preset_load
  * itself lets a later assignment override an earlier one, for callers

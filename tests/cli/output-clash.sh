@@ -85,4 +85,16 @@ for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
     cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
         fail "$c: --config my.ini was overwritten"
 done
+# --gpu given a preset's file is an input too; a preset's name is not.
+for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
+         "occupancy --threads 128 --regs 32"; do
+    # shellcheck disable=SC2086
+    expect_fail 1 "$SMSIM" $c --gpu ./my.ini -o my.ini
+    contains "$work/err" "--gpu ./my.ini and -o my.ini are the same file"
+    cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
+        fail "$c: --gpu ./my.ini was overwritten"
+done
+"$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o a100 ||
+    fail "-o a100 refused beside --gpu a100, a preset's name"
+contains a100 "blocks"
 echo "output clashes ok"
