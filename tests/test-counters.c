@@ -110,3 +110,31 @@ Test (counters, by_rows_adds_the_later_waves)
     run_counters (&all, &run, &s, &r);
     cr_expect_eq (all.st.warp_instructions, 2000 + 480);
 }
+
+Test (counters, by_rate_counts_the_run_once_and_the_rest_at_the_later_rate)
+{
+    RunSample run = { 0 }, all;
+    run.st.warp_instructions = 1000;
+    run.mem.dram_read_bytes = 1000;
+    run.loop.dram_read_bytes = 600;     /* 400 outside the loop */
+    run.mem.smem_requests = 100;
+    /* 8 blocks launched, 4 run, 2 in the grid's first row; loops of 20
+     * iterations cut to 10. */
+    RunShape s = { .blocks = 8, .run = 4, .more = 10, .first_row = 2,
+                   .iterations = 20 };
+    RunRates r = {
+        .first = span (0, 200, 100),
+        .first_mem = span (0, 200, 100),    /* 2 a block-iteration */
+        .by_rate = TRUE,
+        .later = span (0, 0, 30),
+    };
+    r.later.to.loop.dram_read_bytes = 90;   /* 3 a block-iteration */
+    r.first_mem.to.mem.smem_requests = 40;
+    run_counters (&all, &run, &s, &r);
+    /* 1000 + (8 - 4) x 400/4 + 10 x 2 x 2 + ((8 - 4) x 20 + (4 - 2) x 10) x 3 */
+    cr_expect_eq (all.mem.dram_read_bytes, 1000 + 400 + 40 + 300);
+    /* Warp states and shared memory by the blocks: 1000 x 8/4 + 8 x 10
+     * x 2, and 100 x 8/4 + 8 x 10 x 40/100. */
+    cr_expect_eq (all.st.warp_instructions, 2000 + 160);
+    cr_expect_eq (all.mem.smem_requests, 200 + 32);
+}

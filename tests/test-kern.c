@@ -1184,6 +1184,30 @@ Test (kern, sampled_dram_goes_by_the_first_waves_whole_window)
                    r.dram_bytes, dram);
 }
 
+/* With more than one block an SM, the waves past the first go by their
+ * own rate where their loop's data stay in L2 from one wave to the
+ * next.  sgemm-4 at 1024 on an 8-SM A6000: 16 x 16 blocks, two an SM,
+ * 16 waves of one grid row each; a row reads its 64 rows of A and all
+ * of B (4 MB), which the 6 MB L2 holds for the next row, so A, B and C
+ * are each read from DRAM once: 3 x 1024^2 x 4 bytes (the exact run:
+ * 12,625,792).  Scaling the run's four cold waves by the blocks, at the
+ * first wave's rate, read B once a wave: 4 times that. */
+Test (kern, sampled_later_waves_read_what_the_first_left_in_l2)
+{
+    RunResult r;
+    guint64 grid_x, iterations;
+    run_on ("device.sm_count=8", "sgemm-4", 1024, RUN_SAMPLED, &r, &grid_x,
+            &iterations);
+    cr_assert_eq (grid_x * grid_x, 256);
+    cr_assert_eq (r.occ.blocks_per_sm, 2);
+    cr_assert (r.window < iterations, "window %" G_GUINT64_FORMAT " of %"
+               G_GUINT64_FORMAT, r.window, iterations);
+    double reads = 3.0 * 1024 * 1024 * 4;
+    cr_expect_leq (fabs ((double) r.mem.dram_read_bytes - reads), 0.02 * reads,
+                   "DRAM reads: sampled %" G_GUINT64_FORMAT " B, 3 matrices "
+                   "%.0f B", r.mem.dram_read_bytes, reads);
+}
+
 /* Sampling where blocks differ: sgemm-1 at 200 on a 4-SM A6000 is 7 x 7
  * blocks, one an SM, 13 waves; its last block column has 8 of each
  * warp's 32 lanes busy (200 = 6 x 32 + 8), its last block row 8 of 32

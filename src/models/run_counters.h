@@ -21,9 +21,10 @@ typedef struct {
     double blocks;        /* the launch's */
     double run;           /* the run's */
     double more;          /* iterations past the window, a block */
-    /* By rows only: the blocks of the waves before the later wave's,
-     * the full waves past the run's, and a wave's blocks. */
-    double first_row, waves_past, per_wave;
+    /* By rows and by rate: the blocks of the waves before the later
+     * wave's (the grid's first row).  By rate: the loop's iterations.
+     * By rows: the full waves past the run's, and a wave's blocks. */
+    double first_row, iterations, waves_past, per_wave;
 } RunShape;
 
 /* Where the rates come from.  'first': the first wave's marks;
@@ -31,10 +32,14 @@ typedef struct {
  * (one block per SM, full waves past the run's): 'later', the later
  * wave's marks, and what one of the run's waves past the first row
  * added, between its bounds -- the warp states' in 'bounds', the
- * memory's in 'mem_bounds' (RunWindow's), each 'apart' in waves. */
+ * memory's in 'mem_bounds' (RunWindow's), each 'apart' in waves.  By
+ * rate (more blocks an SM, full waves past the run's, and a loop whose
+ * data a wave finds in L2 where the one before left them): 'later',
+ * the run's waves past the first, for the memory of the loop, and
+ * 'first_mem' a loop's too. */
 typedef struct {
     RunSpan first, first_mem;
-    gboolean by_rows;
+    gboolean by_rows, by_rate;
     RunSpan later, bounds, mem_bounds;
 } RunRates;
 
