@@ -111,9 +111,11 @@ first_wave_mark (FirstWave *f, guint64 i, Cycle at)
 }
 
 /* The waves whose rate the iterations past the window go by where the
- * cycles do (2. at run_sampled), sampled where wave 'wave' has done
- * 'lo' iterations and wave 'wave_hi' 'hi', each with all its warps
- * open: with one block per SM, one wave past the grid's first row (the
+ * cycles do (2. at run_sampled), sampled at wave 'wave''s first mark at
+ * or past 'lo' iterations and wave 'wave_hi''s at or past 'hi', each
+ * with all its warps open (a wave's count can pass 'lo' while its
+ * blocks still open, two an SM as the last wave's retire one by one):
+ * with one block per SM, one wave past the grid's first row (the
  * two the same); with more, for the memory, the first wave past the
  * grid's first row to the run's last.  Not from the second wave: where
  * a row is two waves, its second reads the other half of B from DRAM
@@ -567,7 +569,7 @@ first_wave_done (const Probe *probe, const RunWindow *win, guint64 first)
  * reads more, the window's smaller footprint lets the run's later waves
  * find in L2 what the whole loop's would have pushed out (kernels 5, 7
  * and 10 at 2048 on 8 SMs, B 16 MB against 6 MB: their DRAM bytes at
- * the later waves' rate came out 45-55 % short of the exact runs'), and
+ * the later waves' rate came out 49-55 % short of the exact runs'), and
  * every wave goes at the first's, cold, rate. */
 static gboolean
 loop_fits_l2 (const GpuSpec *spec, const MemStats *loop, double done,
