@@ -24,7 +24,8 @@
 
 #include "models/run_counters.h"
 
-/* Counters are all 64-bit (run_sim.c): by_rows takes them as arrays. */
+/* Counters are all 64-bit (run_sim.c): by_rows and by_rate take them as
+ * arrays. */
 #define N_COUNTERS(x) (sizeof (x) / sizeof (guint64))
 
 /* Between marks, the memory counts what warps ahead of the mark did:

@@ -582,6 +582,17 @@ loop_fits_l2 (const GpuSpec *spec, const MemStats *loop, double done,
     return whole <= (double) spec->device.l2_kib * 1024;
 }
 
+/* The later waves' samples as a span, in the GPU's block-iterations
+ * ('scale' as for first_wave_apart). */
+static RunSpan
+later_span (const LaterWave *l, double scale)
+{
+    return (RunSpan) {
+        l->sample[0], l->sample[1],
+        (double) probe_entries_between (l->probe, l->at[0], l->at[1]) * scale
+    };
+}
+
 /* The rates by rows (run_counters.h): the later wave's, and what one of
  * the run's 'waves' waves between the bounds added ('scale' as for
  * first_wave_apart). */
@@ -591,10 +602,7 @@ later_wave_rates (RunRates *r, const LaterWave *l, const RunWindow *win,
 {
     const Probe *probe = l->probe;
     double window = (double) probe_warps (probe, 0) * (double) win->iterations;
-    r->later = (RunSpan) {
-        l->sample[0], l->sample[1],
-        (double) probe_entries_between (probe, l->at[0], l->at[1]) * scale
-    };
+    r->later = later_span (l, scale);
     r->bounds = (RunSpan) { .apart = waves };
     r->bounds.from.st = win->st_bound[0];
     r->bounds.to.st = win->st_bound[1];
@@ -882,11 +890,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     if (steady && later.taken == 2 &&
         loop_fits_l2 (spec, &win.nth_sample[0].loop, done, first, iters)) {
         rates.by_rate = TRUE;
-        rates.later = (RunSpan) {
-            later.sample[0], later.sample[1],
-            (double) probe_entries_between (probe, later.at[0],
-                                            later.at[1]) * scale
-        };
+        rates.later = later_span (&later, scale);
     }
     if (rates.by_rows)
         later_wave_rates (&rates, &later, &win, scale,
