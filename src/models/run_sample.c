@@ -10,6 +10,7 @@
 
 #include "models/run_counters.h"
 #include "models/run_kinds.h"
+#include "models/run_marks.h"
 #include "models/run_sample.h"
 #include "models/run_sim.h"
 
@@ -39,180 +40,6 @@
  * times.)  The first wave's cost per iteration is flat past 16
  * iterations in all of them but kernel 2's. */
 #define MAX_WINDOW 64
-
-/* Settled: the cost of one more iteration agreed within SETTLED_PCT
- * this many times running.  Once is not enough: kernel 2 at 512 on the
- * A6000 agrees between the iterations 4-8 and 8-16 and then changes,
- * and its sampled run came out 6 % short. */
-#define SETTLED 2
-
-/* 2 %, the sampled runs' aim.  At 1 %, kernel 1 at 4096 on the A6000
- * (16,731, 17,177, 17,039, 16,853 and 16,903 cycles an iteration over
- * iterations 1-2 ... 16-32) never settled, and ran twice the window to
- * no end: its result moved by 0.2 %. */
-#define SETTLED_PCT 2.0
-
-/* No earlier: the blocks' lockstep start makes the first iterations
- * alike and cheap (kernel 2 at 4096 on the A6000: 1,511 and 1,545
- * cycles an iteration over iterations 2-4 and 4-8, then 2,013, 2,331
- * and 2,333 over 8-16, 16-32 and 32-64).  Later is no sure thing
- * either: kernel 2 at 1000 on the A6000, every SM in full, takes 1,627
- * and 1,638 over 4-8 and 8-16, settles, and is cut to 32 of its 62
- * iterations, but takes 1,713 over 16-32 as its warps, which meet at
- * no barrier, drift apart: -6.3 % of exact, and -0.8 % with all 62.
- * Never cutting a window of 64 would make the A6000's validation take
- * 39 % longer (9.7 against 13.5 s on one core) and move it by 1.3 % at
- * most (kernel 10). */
-#define SETTLED_FROM 16
-
-/* The first wave, watched at iterations 1, 2, 4 ...: where its cost
- * per iteration settles. */
-typedef struct {
-    Gpu *gpu;
-    guint64 window;
-    int n;                 /* marks taken */
-    guint64 iteration[2];  /* the last two marks: [1] the later */
-    Cycle at[2];
-    RunSample sample[2];
-    double slope_before;
-    int agreed;
-    gboolean settled;
-    gboolean keep;         /* the window stays, settled or not */
-    gboolean cut;          /* the run went on with a shorter one */
-} FirstWave;
-
-/* Marks are taken at powers of two short of the window's end, where
- * the warps that finish first leave the rest a slower SM.  TRUE: the
- * run is to have a shorter window, twice 'i' (1. at run_sampled). */
-static gboolean
-first_wave_mark (FirstWave *f, guint64 i, Cycle at)
-{
-    if ((i & (i - 1)) != 0 || i >= f->window)
-        return FALSE;
-    f->iteration[0] = f->iteration[1];
-    f->at[0] = f->at[1];
-    f->sample[0] = f->sample[1];
-    f->iteration[1] = i;
-    f->at[1] = at;
-    run_take_sample (f->gpu, &f->sample[1]);
-    if (++f->n < 2)
-        return FALSE;
-    double slope = (double) (f->at[1] - f->at[0]) /
-                   (double) (f->iteration[1] - f->iteration[0]);
-    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <=
-                                SETTLED_PCT / 100 * slope
-                    ? f->agreed + 1 : 0;
-    f->slope_before = slope;
-    f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
-    /* Settled early: the run is to have a shorter window, unless it
-     * keeps this one.  Not settled by half the window: the run goes on
-     * as it is, and these marks give the counters' rate. */
-    return f->settled && 2 * i < f->window && !f->keep;
-}
-
-/* The waves whose rate the iterations past the window go by where the
- * cycles do (2. at run_sampled), sampled at wave 'wave''s first mark at
- * or past 'lo' iterations and wave 'wave_hi''s at or past 'hi', each
- * with all its warps open (a wave's count can pass 'lo' while its
- * blocks still open, two an SM as the last wave's retire one by one):
- * with one block per SM, one wave past the grid's first row (the
- * two the same); with more, for the memory, the first wave past the
- * grid's first row to the run's last.  Not from the second wave: where
- * a row is two waves, its second reads the other half of B from DRAM
- * (sgemm-4 at 2048 on an 8-SM A100: 182 MB read at the rate from the
- * second wave on, against the exact run's 50.3, three matrices once). */
-typedef struct {
-    const Gpu *gpu;
-    const Probe *probe;
-    int wave, wave_hi;     /* -1: none */
-    guint64 lo, hi;
-    int taken;             /* samples: 0, 1 (at lo) or 2 */
-    Cycle at[2];
-    RunSample sample[2];
-} LaterWave;
-
-static void
-later_wave_mark (LaterWave *l, int wave, guint64 i, Cycle at)
-{
-    /* Its blocks open one by one: only once all have (as many watched
-     * blocks as the first wave's) is its count the wave's.  Not as many
-     * watched warps: where blocks differ, a wave's busy warps do too
-     * (sgemm-2 at 300 on 8 SMs: a block of its third wave has 12, and
-     * the wave, never as busy as the first, was never sampled; its
-     * counters, the run's scaled by the blocks, came to 1.67 times the
-     * exact run's DRAM bytes, and now to 1.44 times). */
-    if (l->taken == 2 || wave != (l->taken == 0 ? l->wave : l->wave_hi) ||
-        i < (l->taken == 0 ? l->lo : l->hi) ||
-        probe_blocks (l->probe, wave) < probe_blocks (l->probe, 0))
-        return;
-    l->at[l->taken] = at;
-    run_take_sample (l->gpu, &l->sample[l->taken++]);
-}
-
-typedef struct {
-    FirstWave *first;      /* NULL: not watched */
-    LaterWave *later;
-    RunWindow *win;
-} Marks;
-
-typedef struct {
-    guint64 window;
-    gboolean apply, ok;
-} Cut;
-
-static void
-cut_stream (InstrStream *s, void *ctx)
-{
-    Cut *c = ctx;
-    c->ok = c->ok && kern_stream_cut (probe_unwrap (s), c->window, c->apply);
-}
-
-/* Whether a block has retired: its streams, gone, played the old
- * window. */
-static gboolean
-any_retired (const RunWindow *win)
-{
-    for (int i = 0; i < win->detailed; i++)
-        if (win->last_retired[i] != 0)
-            return TRUE;
-    return FALSE;
-}
-
-/* The run to have the window 'w' from now on: every stream cut to it
- * plays on as one opened with it would, so the run goes on as a run
- * started with it, to the digit.  Where a stream cannot be cut (a
- * trace's, or a warp's already past 'w', as kernel 1's warps, which
- * meet at no barrier, often are), or a block has retired, the run
- * stops and starts again (1. at run_sampled). */
-static void
-shorten (Marks *m, guint64 w)
-{
-    Cut c = { w, FALSE, TRUE };
-    Gpu *gpu = m->first->gpu;
-    gpu_each_stream (gpu, cut_stream, &c);
-    if (!c.ok || m->later->taken > 0 || any_retired (m->win)) {
-        gpu_stop (gpu);
-        return;
-    }
-    c.apply = TRUE;
-    gpu_each_stream (gpu, cut_stream, &c);
-    g_assert (c.ok);
-    m->first->window = m->win->iterations = w;
-    m->first->cut = TRUE;
-    probe_shorten (m->win->probe, w);
-    m->later->lo = MAX (w / 4, 1);
-    m->later->hi = MAX (w / 2, 2);
-}
-
-static void
-on_mark (void *ctx, int wave, guint64 i, Cycle at)
-{
-    Marks *m = ctx;
-    if (wave == 0 && m->first != NULL && first_wave_mark (m->first, i, at))
-        shorten (m, 2 * i);
-    if (m->later->wave >= 0)
-        later_wave_mark (m->later, wave, i, at);
-}
 
 /* Sampling assumes the main loop's iterations cost alike, as in a
  * matmul; a launch small enough to run whole is run whole.  "Small" is
@@ -531,25 +358,6 @@ latest_end (const Probe *probe, const RunWindow *win, const RunKinds *kinds,
     return latest;
 }
 
-/* The block-iterations the GPU did between the first wave's last two
- * marks: the wave's, and those of the blocks that took its retired
- * blocks' places meanwhile, whose work the counters hold too.  With
- * many blocks an SM, the greedy scheduler runs some far ahead of the
- * others: sgemm-9 with 64 x 64 tiles at 2048, on an A100 with twice
- * the registers (8 blocks an SM), retired some of its first wave's
- * blocks before the wave's mark at 32 of 64 iterations, and the tail's
- * work, counted as the wave's, made the warp instructions 1.30 times a
- * run of the whole loop's, and the FP32 pipe 106 % busy.  'scale':
- * the GPU's block-iterations a watched warp's entry stands for. */
-static double
-first_wave_apart (const FirstWave *f, const Probe *probe, guint64 first,
-                  double scale)
-{
-    return (double) (f->iteration[1] - f->iteration[0]) * (double) first +
-           (double) probe_later_entries_between (probe, 1, f->at[0],
-                                                 f->at[1]) * scale;
-}
-
 /* The block-iterations the first wave's warps had entered by the
  * run's first retirement (RunWindow.nth[0]), the whole GPU's blocks'
  * worth: run_counters_first_memory's 'done'. */
@@ -582,41 +390,6 @@ loop_fits_l2 (const GpuSpec *spec, const MemStats *loop, double done,
     return whole <= (double) spec->device.l2_kib * 1024;
 }
 
-/* The later waves' samples as a span, in the GPU's block-iterations
- * ('scale' as for first_wave_apart). */
-static RunSpan
-later_span (const LaterWave *l, double scale)
-{
-    return (RunSpan) {
-        l->sample[0], l->sample[1],
-        (double) probe_entries_between (l->probe, l->at[0], l->at[1]) * scale
-    };
-}
-
-/* The rates by rows (run_counters.h): the later wave's, and what one of
- * the run's 'waves' waves between the bounds added ('scale' as for
- * first_wave_apart). */
-static void
-later_wave_rates (RunRates *r, const LaterWave *l, const RunWindow *win,
-                  double scale, double waves)
-{
-    const Probe *probe = l->probe;
-    double window = (double) probe_warps (probe, 0) * (double) win->iterations;
-    r->later = later_span (l, scale);
-    r->bounds = (RunSpan) { .apart = waves };
-    r->bounds.from.st = win->st_bound[0];
-    r->bounds.to.st = win->st_bound[1];
-    /* The memory's bounds are the last detailed SM's, when the others
-     * have done part of the next wave or none: they are apart by the
-     * waves' worth of iterations the watched warps entered between. */
-    r->mem_bounds = (RunSpan) {
-        .apart = (double) probe_entries_between (probe, win->mem_at[0],
-                                                 win->mem_at[1]) / window
-    };
-    r->mem_bounds.from.mem = win->mem_bound[0];
-    r->mem_bounds.to.mem = win->mem_bound[1];
-}
-
 /* A sampled run: the launch's first full_waves_to_run () waves and its
  * partial last wave (all of it, if it has no more), each block's loop
  * cut to a window 'w', simulated to the end.
@@ -625,9 +398,10 @@ later_wave_rates (RunRates *r, const LaterWave *l, const RunWindow *win,
  *    more where it can afford them: below), and the probe watches its first
  *    wave: the cost of one more iteration is the time the wave takes to do
  *    one more iteration's worth of work, between the marks at 1, 2, 4, 8
- *    ... iterations done.  If that settles (SETTLED, from SETTLED_FROM on)
- *    before half the window, the run goes on with the window twice the
- *    iterations where it settled, its streams cut short in flight (shorten:
+ *    ... iterations done.  If that settles (run_marks.c: SETTLED, from
+ *    SETTLED_FROM on) before half the window, the run goes on with the
+ *    window twice the iterations where it settled, its streams cut short
+ *    in flight (run_marks.c, shorten:
  *    the same run as one started with that window, and 4 % off the A6000's
  *    validation, where kernels 3, 10 and 11 settle by 16), or, where they
  *    cannot be cut (kernel 1's, some of whose warps are past it by then),
@@ -749,8 +523,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     guint64 afford = window == 0 && full <= run_full
                          ? affordable_window (k, run_blocks, w) : 0;
     w = MAX (w, afford);
-    FirstWave f = { .window = w, .keep = window > 0 || afford > 0 };
-    LaterWave later = { .wave = -1 };
+    RunFirstWave f = { .window = w, .keep = window > 0 || afford > 0 };
+    RunLaterWave later = { .wave = -1 };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
     RunWindow win = { .k = k, .iterations = w,
@@ -760,7 +534,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    .detailed = d,
                    .bound = { (int) row, (int) (run_full - own_last) },
                    .nth = { 1, 0 } };    /* first_wave_done */
-    Marks marks = { &f, &later, &win };
+    RunMarks marks = { &f, &later, &win };
     RunKinds kinds;
     if (own_last || own_tail) {
         win.tail_from = (run_full - own_last) * per_wave;
@@ -793,14 +567,14 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         win.gpu = gpu;
         f.gpu = gpu;
         marks.first = first_pass ? &f : NULL;
-        later = (LaterWave) {
+        later = (RunLaterWave) {
             .gpu = gpu, .probe = probe,
             .wave = later_waves || (steady && row < run_full) ? (int) row
                                                               : -1,
             .wave_hi = later_waves ? (int) row : (int) run_full - 1,
             .lo = MAX (w / 4, 1), .hi = MAX (w / 2, 2)
         };
-        probe_on_marks (probe, on_mark, &marks);
+        probe_on_marks (probe, run_marks_on, &marks);
         gpu_run (gpu);
         f.gpu = NULL;
         later.gpu = win.gpu = NULL;
@@ -881,7 +655,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                    ((double) d * (double) kern_warps (k));
     RunRates rates = {
         .first = { f.sample[0], f.sample[1],
-                   first_wave_apart (&f, probe, first, scale) },
+                   run_marks_first_apart (&f, probe, first, scale) },
         .by_rows = later_waves && later.taken == 2 && win.reached[1] == d
     };
     double done = first_wave_done (probe, &win, first);
@@ -890,10 +664,10 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     if (steady && later.taken == 2 &&
         loop_fits_l2 (spec, &win.nth_sample[0].loop, done, first, iters)) {
         rates.by_rate = TRUE;
-        rates.later = later_span (&later, scale);
+        rates.later = run_marks_later_span (&later, scale);
     }
     if (rates.by_rows)
-        later_wave_rates (&rates, &later, &win, scale,
+        run_marks_later_rates (&rates, &later, &win, scale,
                           (double) (run_full - own_last - row));
     run_counters (&all, &run, &shape, &rates);
     r->stats = all.st;

@@ -1,0 +1,79 @@
+/*
+ * run_marks.h -- a sampled run's marks (run_sample.c): the probe's
+ * calls as the watched warps enter iterations, where the first wave's
+ * cost per iteration settles and the window is cut short, the later
+ * waves' samples, and the spans of work between marks that the
+ * counters' rates go by (run_counters.h).
+ */
+#ifndef SMSIM_MODELS_RUN_MARKS_H
+#define SMSIM_MODELS_RUN_MARKS_H
+
+#include "models/run_counters.h"
+#include "models/run_sim.h"
+
+/* The first wave, watched at iterations 1, 2, 4 ...: where its cost
+ * per iteration settles. */
+typedef struct {
+    Gpu *gpu;
+    guint64 window;
+    int n;                 /* marks taken */
+    guint64 iteration[2];  /* the last two marks: [1] the later */
+    Cycle at[2];
+    RunSample sample[2];
+    double slope_before;
+    int agreed;
+    gboolean settled;
+    gboolean keep;         /* the window stays, settled or not */
+    gboolean cut;          /* the run went on with a shorter one */
+} RunFirstWave;
+
+/* The waves whose rate the iterations past the window go by where the
+ * cycles do (2. at run_sampled, run_sample.c), sampled at wave
+ * 'wave''s first mark at or past 'lo' iterations and wave 'wave_hi''s
+ * at or past 'hi', each with all its warps open (a wave's count can
+ * pass 'lo' while its blocks still open, two an SM as the last wave's
+ * retire one by one): with one block per SM, one wave past the grid's
+ * first row (the two the same); with more, for the memory, the first
+ * wave past the grid's first row to the run's last.  Not from the
+ * second wave: where a row is two waves, its second reads the other
+ * half of B from DRAM (sgemm-4 at 2048 on an 8-SM A100: 182 MB read at
+ * the rate from the second wave on, against the exact run's 50.3, three
+ * matrices once). */
+typedef struct {
+    const Gpu *gpu;
+    const Probe *probe;
+    int wave, wave_hi;     /* -1: none */
+    guint64 lo, hi;
+    int taken;             /* samples: 0, 1 (at lo) or 2 */
+    Cycle at[2];
+    RunSample sample[2];
+} RunLaterWave;
+
+/* What the probe's marks (probe_on_marks) go to. */
+typedef struct {
+    RunFirstWave *first;   /* NULL: not watched (a run started again) */
+    RunLaterWave *later;
+    RunWindow *win;
+} RunMarks;
+
+/* probe_on_marks's call, 'ctx' a RunMarks: wave 'wave''s watched warps
+ * have entered iteration 'i' by 'at'.  Settled early, the run goes on
+ * with a shorter window or, where it cannot, stops (run_sample.c, 1.). */
+void run_marks_on (void *ctx, int wave, guint64 i, Cycle at);
+
+/* The block-iterations the GPU did between the first wave's last two
+ * marks ('first': the wave's blocks; 'scale': the GPU's
+ * block-iterations a watched warp's entry stands for). */
+double run_marks_first_apart (const RunFirstWave *f, const Probe *probe,
+                              guint64 first, double scale);
+
+/* The later waves' two samples as a span ('scale' as above). */
+RunSpan run_marks_later_span (const RunLaterWave *l, double scale);
+
+/* The rates by rows: the later wave's, and what one of the run's
+ * 'waves' waves between the bounds added ('scale' as above). */
+void run_marks_later_rates (RunRates *r, const RunLaterWave *l,
+                            const RunWindow *win, double scale,
+                            double waves);
+
+#endif
