@@ -1,6 +1,7 @@
 /*
- * kern_sgemm.h -- what the two files of the SGEMM models share:
+ * kern_sgemm.h -- what the three files of the SGEMM models share:
  * kern_sgemm.c builds each kernel's program and launch,
+ * kern_sgemm_check.c says which tilings it accepts, and
  * kern_sgemm_addr.c says which results a block and a thread compute and
  * where each of the programs' loads and stores goes.  Private to them.
  */
@@ -55,6 +56,10 @@ typedef struct {
     int bs_pitch;              /* floats per Bs row (BN + 5 for kernel 8) */
 } Sgemm;
 
+/* The most shared loads one dot step makes (kern_sgemm_check keeps
+ * every parameter set within it: 'arg' encodes the piece in 6 bits). */
+#define STEP_MAX_READS 64
+
 /* Kernels 6 and on move four floats a load (kernel 6 on stores As
  * transposed). */
 static inline gboolean
@@ -84,5 +89,11 @@ guint32 kern_sgemm_naive_lanes (const KProgram *p, guint64 block, int warp);
  * guard)? */
 gboolean kern_sgemm_guard (const KProgram *p, int warp, guint64 iter,
                            const KOp *op);
+
+/* Whether the kernels' code runs 'g' (its tiling and size) and the
+ * models encode it; else a KERN_ERROR_PARAM or KERN_ERROR_SIZE naming
+ * the rule, with the numbers. */
+gboolean kern_sgemm_check (const Sgemm *g, const KernInstance *k,
+                           GError **error);
 
 #endif
