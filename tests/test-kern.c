@@ -1208,6 +1208,59 @@ Test (kern, sampled_later_waves_read_what_the_first_left_in_l2)
                    "%.0f B", r.mem.dram_read_bytes, reads);
 }
 
+/* Where a wave's loop reads more than the L2 holds before a grid row
+ * on reads its data again, the window is made to read at least that
+ * much, lest the later blocks find in L2 the window's data, where they
+ * would not find the loop's (run_marks.c, l2_window).  sgemm-5 at 768
+ * on a 2-SM A6000 with a 2304 KiB L2: 6 x 6 blocks of 128 x 128, two an
+ * SM, 9 waves of 4, 96 iterations of BK = 8.  The first wave, blocks
+ * 0-3 of grid row 0, reads each iteration 128 x 8 floats of A and 4 x 8
+ * x 128 of B: 4 + 16 = 20 KiB.  A block's B is read again a grid row
+ * on, 6 blocks or 1.5 waves later: 30 KiB an iteration in between,
+ * 2880 KiB over the loop, more than the L2.  A window of 2304 / 30 =
+ * 76.8 iterations reads as much, more than the 64 the run starts with:
+ * it takes twice that, 154, the loop's 96 at most (the run, 4 waves of
+ * 16 blocks, affords them).  So its later waves read from DRAM about
+ * what the exact run's do: 4.6 % less, where with the window of 64 they
+ * read 26 % less (13.7 MB against 18.4). */
+Test (kern, sampled_window_reads_what_the_l2_holds, .timeout = 60)
+{
+    const char *sets[] = { "device.sm_count=2", "device.l2_kib=2304", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-5", 768, NULL);
+    RunOptions sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED },
+               exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    RunResult r, e;
+    cr_assert (run_kernel (s, k, &sampled, &r, &error), "%s",
+               error ? error->message : "");
+    cr_assert_eq (k->grid_x * k->grid_y, 36);
+    cr_assert_eq (r.occ.blocks_per_sm, 2);
+    cr_assert_eq (k->iterations, 96);
+    cr_assert_gt (r.waves, r.waves_run);
+    cr_expect_eq (r.window, 96, "window %" G_GUINT64_FORMAT, r.window);
+    cr_assert (run_kernel (s, k, &exact, &e, &error));
+    double x = (double) e.mem.dram_read_bytes;
+    cr_expect_leq (fabs ((double) r.mem.dram_read_bytes - x), 0.1 * x,
+                   "DRAM reads: sampled %" G_GUINT64_FORMAT " B, exact %"
+                   G_GUINT64_FORMAT " B", r.mem.dram_read_bytes,
+                   e.mem.dram_read_bytes);
+    /* Lengthened in flight, at its eighth iteration, it is the run with
+     * that window asked for, counter for counter (as a window cut
+     * short is: sampled_window_cut_in_flight_is_the_window_asked_for). */
+    RunOptions asked = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
+                         .window = r.window };
+    RunResult a;
+    cr_assert (run_kernel (s, k, &asked, &a, &error));
+    cr_expect_eq (r.simulated_instructions, a.simulated_instructions);
+    cr_expect_eq (r.events, a.events);
+    cr_expect_eq (r.cycles, a.cycles);
+    cr_expect_eq (memcmp (&r.stats, &a.stats, sizeof a.stats), 0);
+    cr_expect_eq (memcmp (&r.mem, &a.mem, sizeof a.mem), 0);
+}
+
 /* Sampling where blocks differ: sgemm-1 at 200 on a 4-SM A6000 is 7 x 7
  * blocks, one an SM, 13 waves; its last block column has 8 of each
  * warp's 32 lanes busy (200 = 6 x 32 + 8), its last block row 8 of 32

@@ -314,9 +314,9 @@ kern_open_mirror_window (const KernInstance *k, guint64 block, int warp,
 }
 
 gboolean
-kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply)
+kern_stream_window (InstrStream *s, guint64 iterations, gboolean apply)
 {
-    return kgen_stream_cut (s, iterations, apply);
+    return kgen_stream_window (s, iterations, apply);
 }
 
 gboolean

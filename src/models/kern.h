@@ -150,9 +150,10 @@ InstrStream *kern_open_mirror_window (const KernInstance *k, guint64 block,
 gboolean kern_check_launch (const KernInstance *k, const GpuSpec *spec,
                             GError **error);
 
-/* kgen_stream_cut for any warp's or mirror's stream: FALSE for one
- * that cannot be cut (a trace's). */
-gboolean kern_stream_cut (InstrStream *s, guint64 iterations, gboolean apply);
+/* kgen_stream_window for any warp's or mirror's stream: FALSE for one
+ * whose window cannot be changed (a trace's). */
+gboolean kern_stream_window (InstrStream *s, guint64 iterations,
+                             gboolean apply);
 
 /* The index of 'm''s parameter 'name' in m->params, or -1. */
 int kern_param_index (const KernModel *m, const char *name);

@@ -341,14 +341,15 @@ kgen_stream_lg_only (InstrStream *stream)
 }
 
 gboolean
-kgen_stream_cut (InstrStream *stream, guint64 iterations, gboolean apply)
+kgen_stream_window (InstrStream *stream, guint64 iterations,
+                    gboolean apply)
 {
     KStream *s = (KStream *) stream;
     if (stream->ops != &kstream_ops || s->done || s->seg == KGEN_EPILOGUE ||
         s->iter >= iterations)
         return FALSE;
     if (apply)
-        s->iterations = MIN (s->iterations, iterations);
+        s->iterations = iterations;
     return TRUE;
 }
 

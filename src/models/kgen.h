@@ -118,11 +118,11 @@ gboolean kgen_stream_plays_loop (const InstrStream *stream);
 gboolean kgen_stream_lg_only (InstrStream *stream);
 
 /* Whether 'stream', played from a program, has yet to start main-loop
- * iteration 'iterations' (counting from 0), so that with its loop cut
- * to that many it plays on as a stream opened with them would; if so
- * and 'apply', cut it. */
-gboolean kgen_stream_cut (InstrStream *stream, guint64 iterations,
-                          gboolean apply);
+ * iteration 'iterations' (counting from 0) and to leave its loop, so
+ * that with its loop cut, or lengthened, to that many it plays on as a
+ * stream opened with them would; if so and 'apply', set it so. */
+gboolean kgen_stream_window (InstrStream *stream, guint64 iterations,
+                            gboolean apply);
 
 /* Where the instruction 'stream' last returned stands: its segment and,
  * in the body, its iteration (what a trace file marks).  FALSE if

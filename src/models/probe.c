@@ -10,6 +10,8 @@ typedef struct {
     GArray *at;            /* of Cycle: each entry's, in time order */
     guint32 opened;        /* warps */
     guint32 blocks;        /* with a warp opened (a wave's) */
+    guint64 furthest;      /* a block's: the latest iteration a warp of
+                            * it entered */
 } Wave;
 
 struct Probe {
@@ -93,6 +95,23 @@ probe_warps (const Probe *p, int wave)
     return p->wave[wave].opened;
 }
 
+double
+probe_leaders (const Probe *p, int wave)
+{
+    g_assert (wave >= 0 && wave < p->waves);
+    guint64 from = (guint64) wave * p->per_wave;
+    guint64 to = wave == p->waves - 1 ? p->n_blocks
+                                      : MIN (from + p->per_wave, p->n_blocks);
+    double sum = 0;
+    int n = 0;
+    for (guint64 b = from; b < to; b++)
+        if (p->block[b].at != NULL) {
+            sum += (double) p->block[b].furthest;
+            n++;
+        }
+    return n > 0 ? sum / n : 0;
+}
+
 guint
 probe_blocks (const Probe *p, int wave)
 {
@@ -104,7 +123,7 @@ probe_blocks (const Probe *p, int wave)
 static const Wave *
 block_of (const Probe *p, guint64 block)
 {
-    static const Wave none = { NULL, 0, 0 };
+    static const Wave none = { NULL, 0, 0, 0 };
     g_assert (block < p->n_blocks);
     return p->block[block].at != NULL ? &p->block[block] : &none;
 }
@@ -162,12 +181,13 @@ probe_later_entries_between (const Probe *p, int wave, Cycle from, Cycle to)
     return n;
 }
 
-/* A warp of block 'block', of 'wave', entered one more iteration now. */
+/* A warp of block 'block', of 'wave', entered iteration 'i' now. */
 static void
-enter (Probe *p, guint64 block, int wave)
+enter (Probe *p, guint64 block, int wave, guint64 i)
 {
     Cycle now = gpu_cycles (p->gpu);
     Wave *v = &p->wave[wave];
+    p->block[block].furthest = MAX (p->block[block].furthest, i);
     g_array_append_val (p->block[block].at, now);
     g_array_append_val (v->at, now);
     if (p->mark != NULL && v->at->len % v->opened == 0)
@@ -195,7 +215,7 @@ watched_next (InstrStream *s)
          * epilogue: each warp makes 'window' entries, in order. */
         w->at = i;
         if (i >= 1)
-            enter (w->p, w->block, w->wave);
+            enter (w->p, w->block, w->wave, (guint64) i);
     }
     return in;
 }
@@ -217,9 +237,9 @@ probe_unwrap (InstrStream *s)
 }
 
 void
-probe_shorten (Probe *p, guint64 window)
+probe_set_window (Probe *p, guint64 window)
 {
-    g_assert (window >= 1 && window <= p->window);
+    g_assert (window >= 1);
     p->window = window;
 }
 

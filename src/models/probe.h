@@ -46,8 +46,9 @@ InstrStream *probe_wrap (Probe *p, InstrStream *inner, guint64 block);
 
 /* The stream 's' wraps if probe_wrap made it, else 's'. */
 InstrStream *probe_unwrap (InstrStream *s);
-/* Watch for no iteration past 'window' (at most the probe's). */
-void probe_shorten (Probe *p, guint64 window);
+/* Watch for iterations up to 'window' from now on (the run's window
+ * cut short or lengthened in flight). */
+void probe_set_window (Probe *p, guint64 window);
 
 /* When wave 'wave' had done 'iteration' iterations (1 .. window), or
  * CYCLE_NEVER if it has not. */
@@ -56,6 +57,11 @@ Cycle probe_entered (const Probe *p, int wave, guint64 iteration);
 /* The warps of wave 'wave' it watched, and the blocks they are of. */
 guint probe_warps (const Probe *p, int wave);
 guint probe_blocks (const Probe *p, int wave);
+
+/* Where wave 'wave''s leaders stand, whose first touches bring a
+ * block's data in for the rest: the latest iteration a warp of each of
+ * its watched blocks has entered, on average over them (0: none yet). */
+double probe_leaders (const Probe *p, int wave);
 
 /* Entries into iterations 1 and on, by the warps of every wave, at
  * cycles in [from, to): the work the SMs did then, whichever wave it

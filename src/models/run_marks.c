@@ -34,37 +34,88 @@
  * most (kernel 10). */
 #define SETTLED_FROM 16
 
+/* From this mark on, the first wave's reads from DRAM tell its loop's
+ * (l2_window): before, the loads of the next iteration's tiles, in
+ * flight, are a large part of them (kernels 7-9 at 2048 on 8 SMs: 21
+ * MB for the loop at 4 iterations, 19 at 8, 18 at 16, against 17). */
+#define FOOTPRINT_FROM 8
+
+/* The shortest window whose waves read from DRAM, between a block and
+ * the one a grid row on that reads its data again (f->reuse waves),
+ * at least what the L2 holds, where their whole loops read more: then
+ * the later block finds its data gone from L2 with the window's, as
+ * with the loop's, where with a shorter window it would find them
+ * there.  The first wave read 'read' bytes, cold, each block's data
+ * once, the wave's blocks sharing it through L2, as far as its blocks'
+ * leaders went, 'leaders' iterations (probe_leaders).  Not the wave's
+ * own count: where warps meet at no barrier, the leaders run far
+ * ahead (kernel 1 at 2048 on 8 SMs: 65 iterations in at the wave's
+ * 16th, whose 1.1 MB read would have made its loop 8.6 MB, where it
+ * reads 2.1).
+ *
+ * The window the run is to have at least: that one where the window
+ * reaches it already; else twice that, as far as the run affords
+ * (f->longest), or none (0) where it does not afford that one, or
+ * where its waves stop short of the reuse (f->longest 0).  Twice,
+ * because the reuse distance is only roughly a wave's (blocks of two
+ * waves share an SM) and the footprint an estimate: with the window
+ * just long enough, kernels 4-8 at 2048 on 8 SMs came out -2.9 to +5.4
+ * % of exact (windows of 81 to 83), and -0.9 to +2.0 % with twice, as
+ * far as the run affords (125 to 162). */
+static guint64
+l2_window (const RunFirstWave *f, double read, double leaders)
+{
+    double l2 = (double) f->l2_bytes;
+    double per = read / leaders * f->reuse;    /* an iteration's, reused */
+    if (f->longest == 0 || read <= 0 || leaders <= 0 ||
+        per * (double) f->iterations <= l2)
+        return 0;
+    guint64 need = MIN ((guint64) ceil (l2 / per), f->iterations);
+    if (need <= f->window)
+        return need;
+    if (f->longest < need)
+        return 0;
+    return MIN (MIN (2 * need, f->iterations), f->longest);
+}
 
 /* Marks are taken at powers of two short of the window's end, where
- * the warps that finish first leave the rest a slower SM.  TRUE: the
- * run is to have a shorter window, twice 'i' (1. at run_sampled,
+ * the warps that finish first leave the rest a slower SM.  What the
+ * run's window is to be from here, or 0: as it is (1. at run_sampled,
  * run_sample.c). */
-static gboolean
+static guint64
 first_wave_mark (RunFirstWave *f, guint64 i, Cycle at)
 {
     if ((i & (i - 1)) != 0 || i >= f->window)
-        return FALSE;
+        return 0;
     f->iteration[0] = f->iteration[1];
     f->at[0] = f->at[1];
     f->sample[0] = f->sample[1];
     f->iteration[1] = i;
     f->at[1] = at;
     run_take_sample (f->gpu, &f->sample[1]);
-    if (++f->n < 2)
-        return FALSE;
-    double slope = (double) (f->at[1] - f->at[0]) /
-                   (double) (f->iteration[1] - f->iteration[0]);
-    f->agreed = f->n > 2 && fabs (slope - f->slope_before) <=
-                                SETTLED_PCT / 100 * slope
-                    ? f->agreed + 1 : 0;
-    f->slope_before = slope;
-    f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
-    /* Settled early: the run is to have a shorter window, unless it
-     * keeps this one.  Not settled by half the window: the run goes on
-     * as it is, and these marks give the counters' rate. */
-    return f->settled && 2 * i < f->window && !f->keep;
+    /* Where the loop outgrows the L2, the window reads at least as much
+     * (l2_window), and is never cut below that. */
+    if (i >= FOOTPRINT_FROM && f->floor == 0 && !f->keep)
+        f->floor = MAX (l2_window (f, (double)
+                                   f->sample[1].loop.dram_read_bytes,
+                                   probe_leaders (f->probe, 0)), 1);
+    if (++f->n >= 2) {
+        double slope = (double) (f->at[1] - f->at[0]) /
+                       (double) (f->iteration[1] - f->iteration[0]);
+        f->agreed = f->n > 2 && fabs (slope - f->slope_before) <=
+                                    SETTLED_PCT / 100 * slope
+                        ? f->agreed + 1 : 0;
+        f->slope_before = slope;
+        f->settled = f->agreed >= SETTLED && i >= SETTLED_FROM;
+    }
+    if (f->floor > f->window)
+        return f->floor;
+    /* Settled early: the run is to have a shorter window, twice 'i',
+     * unless it keeps this one.  Not settled by half the window: the
+     * run goes on as it is, and these marks give the counters' rate. */
+    return f->settled && 2 * i < f->window && 2 * i >= f->floor && !f->keep
+               ? 2 * i : 0;
 }
-
 
 static void
 later_wave_mark (RunLaterWave *l, int wave, guint64 i, Cycle at)
@@ -84,7 +135,6 @@ later_wave_mark (RunLaterWave *l, int wave, guint64 i, Cycle at)
     run_take_sample (l->gpu, &l->sample[l->taken++]);
 }
 
-
 typedef struct {
     guint64 window;
     gboolean apply, ok;
@@ -94,7 +144,8 @@ static void
 cut_stream (InstrStream *s, void *ctx)
 {
     Cut *c = ctx;
-    c->ok = c->ok && kern_stream_cut (probe_unwrap (s), c->window, c->apply);
+    c->ok = c->ok &&
+            kern_stream_window (probe_unwrap (s), c->window, c->apply);
 }
 
 /* Whether a block has retired: its streams, gone, played the old
@@ -108,17 +159,19 @@ any_retired (const RunWindow *win)
     return FALSE;
 }
 
-/* The run to have the window 'w' from now on: every stream cut to it
- * plays on as one opened with it would, so the run goes on as a run
- * started with it, to the digit.  Where a stream cannot be cut (a
- * trace's, or a warp's already past 'w', as kernel 1's warps, which
- * meet at no barrier, often are), or a block has retired, the run
- * stops and starts again (1. at run_sampled, run_sample.c). */
+/* The run to have the window 'w' from now on, shorter or longer:
+ * every stream cut (or lengthened) to it plays on as one opened with it
+ * would, so the run goes on as a run started with it, to the digit.
+ * Where a stream cannot take it (a trace's, or a warp's already past
+ * 'w', as kernel 1's warps, which meet at no barrier, often are, or
+ * one in its epilogue), or a block has retired, the run stops and
+ * starts again (1. at run_sampled, run_sample.c). */
 static void
-shorten (RunMarks *m, guint64 w)
+rewindow (RunMarks *m, guint64 w)
 {
     Cut c = { w, FALSE, TRUE };
     Gpu *gpu = m->first->gpu;
+    m->first->next = w;
     gpu_each_stream (gpu, cut_stream, &c);
     if (!c.ok || m->later->taken > 0 || any_retired (m->win)) {
         gpu_stop (gpu);
@@ -128,8 +181,8 @@ shorten (RunMarks *m, guint64 w)
     gpu_each_stream (gpu, cut_stream, &c);
     g_assert (c.ok);
     m->first->window = m->win->iterations = w;
-    m->first->cut = TRUE;
-    probe_shorten (m->win->probe, w);
+    m->first->moved = TRUE;
+    probe_set_window (m->win->probe, w);
     m->later->lo = MAX (w / 4, 1);
     m->later->hi = MAX (w / 2, 2);
 }
@@ -138,8 +191,10 @@ void
 run_marks_on (void *ctx, int wave, guint64 i, Cycle at)
 {
     RunMarks *m = ctx;
-    if (wave == 0 && m->first != NULL && first_wave_mark (m->first, i, at))
-        shorten (m, 2 * i);
+    guint64 w = wave == 0 && m->first != NULL
+                     ? first_wave_mark (m->first, i, at) : 0;
+    if (w > 0)
+        rewindow (m, w);
     if (m->later->wave >= 0)
         later_wave_mark (m->later, wave, i, at);
 }

@@ -12,9 +12,10 @@
 #include "models/run_sim.h"
 
 /* The first wave, watched at iterations 1, 2, 4 ...: where its cost
- * per iteration settles. */
+ * per iteration settles, and how much its loop reads from DRAM. */
 typedef struct {
     Gpu *gpu;
+    const Probe *probe;
     guint64 window;
     int n;                 /* marks taken */
     guint64 iteration[2];  /* the last two marks: [1] the later */
@@ -24,7 +25,16 @@ typedef struct {
     int agreed;
     gboolean settled;
     gboolean keep;         /* the window stays, settled or not */
-    gboolean cut;          /* the run went on with a shorter one */
+    /* The L2's bytes, the loop's iterations, the longest window the
+     * run affords (0: none, as where the launch is one wave), and the
+     * waves from a block to the one a grid row on (at least 1): where
+     * the loop outgrows the L2 between them, the window is to read at
+     * least what it holds: 'floor', the window it is never cut below
+     * and is lengthened to where shorter, once known (run_marks.c). */
+    guint64 l2_bytes, iterations, longest, floor;
+    double reuse;
+    guint64 next;          /* the window the run is to have, or 0 */
+    gboolean moved;        /* the run went on with it */
 } RunFirstWave;
 
 /* The waves whose rate the iterations past the window go by where the
@@ -57,8 +67,10 @@ typedef struct {
 } RunMarks;
 
 /* probe_on_marks's call, 'ctx' a RunMarks: wave 'wave''s watched warps
- * have entered iteration 'i' by 'at'.  Settled early, the run goes on
- * with a shorter window or, where it cannot, stops (run_sample.c, 1.). */
+ * have entered iteration 'i' by 'at'.  Settled early, or reading less
+ * than the L2 holds where the loop reads more, the run goes on with a
+ * shorter or longer window or, where it cannot, stops with the window
+ * it is to have in RunFirstWave.next (run_sample.c, 1.). */
 void run_marks_on (void *ctx, int wave, guint64 i, Cycle at);
 
 /* The block-iterations the GPU did between the first wave's last two

@@ -423,6 +423,21 @@ loop_fits_l2 (const GpuSpec *spec, const MemStats *loop, double done,
  *    waves are chosen as for the automatic one.  Until the first wave's
  *    first block retires the run is the first wave alone, so the marks are
  *    the same as in a run of that wave only.
+ *    Where the run's waves reach a grid row past the first (whose
+ *    blocks read the first row's data again) and the waves' loops,
+ *    going by what the first wave read from DRAM by its 8th iteration
+ *    (cold: each block's data once), read more than the L2 holds from
+ *    one row to the next, the window is not cut short of reading that
+ *    much, and where it falls short it is lengthened in flight (or the
+ *    run started again, watched) to twice that, as far as STEADY_BUDGET
+ *    affords, if it affords that much (run_marks.c, l2_window): a
+ *    shorter window's data wait in L2 for the next row, where the
+ *    loop's would not.  Kernels 4-10 at 2048 on 8 SMs came out -6.2 to
+ *    +4.6 % of exact with windows of 32 and 64, and -0.9 to +2.0 % with
+ *    the 64 to 162 this takes (kernel 8: -6.2 and -0.9 %, at 64 and
+ *    135).  At 4096 on the A100 it would take more than the budget
+ *    affords, and would move the cycles by 0.5 % at most (kernels 5 and
+ *    8, --window 256); on the A6000 no window there changes.
  *    A wave's cost per iteration can climb for its first dozen
  *    iterations as its blocks drift out of their lockstep start and
  *    the L2 fills (SETTLED_FROM); the marks see that in one run,
@@ -523,7 +538,20 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     guint64 afford = window == 0 && full <= run_full
                          ? affordable_window (k, run_blocks, w) : 0;
     w = MAX (w, afford);
-    RunFirstWave f = { .window = w, .keep = window > 0 || afford > 0 };
+    /* A block's data are read again a grid row on (by_rows), so many
+     * waves later; where the run's waves stop short of that, no
+     * window's data wait in L2 for them (run_marks.c, l2_window). */
+    double reuse = k->grid_y > 1 ? MAX (1.0, (double) k->grid_x /
+                                                 (double) per_wave)
+                                 : 1.0;
+    RunFirstWave f = {
+        .window = w, .keep = window > 0 || afford > 0,
+        .l2_bytes = (guint64) spec->device.l2_kib * 1024, .iterations = iters,
+        .reuse = reuse,
+        .longest = (double) waves > reuse + 1
+                       ? affordable_window (k, run_blocks, w) : 0
+    };
+    gboolean watch = TRUE;
     RunLaterWave later = { .wave = -1 };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
@@ -543,11 +571,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     g_autoptr (Probe) probe = NULL;
     g_autoptr (Gpu) gpu = NULL;
 
-    /* The first pass, at the largest window, watches its first wave;
-     * if that settles early, the run goes on at twice the iterations
-     * where it did, or, if its streams cannot be cut, starts again at
-     * that window, unwatched (1. above). */
-    for (gboolean first_pass = TRUE;; first_pass = FALSE) {
+    /* The first pass watches its first wave; if that settles early, the
+     * run goes on at twice the iterations where it did, or, if its
+     * streams cannot be cut, starts again at that window, unwatched;
+     * likewise with a longer window where the loop outgrows the L2, but
+     * watched again (1. above). */
+    for (;;) {
         g_clear_pointer (&gpu, gpu_free);
         g_clear_pointer (&probe, probe_free);
         memset (n_retired, 0, sizeof *n_retired * (gsize) d);
@@ -566,7 +595,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         memset (win.reached, 0, sizeof win.reached);
         win.gpu = gpu;
         f.gpu = gpu;
-        marks.first = first_pass ? &f : NULL;
+        f.probe = probe;
+        marks.first = watch ? &f : NULL;
         later = (RunLaterWave) {
             .gpu = gpu, .probe = probe,
             .wave = later_waves || (steady && row < run_full) ? (int) row
@@ -579,13 +609,19 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         f.gpu = NULL;
         later.gpu = win.gpu = NULL;
         run_count_cost (gpu, &cost);
-        if (f.cut) {
+        if (f.moved) {
             w = f.window;
             break;
         }
-        if (!f.settled || 2 * f.iteration[1] >= w || f.keep)
+        if (f.next == 0)
             break;
-        w = 2 * f.iteration[1];
+        /* Up to its mark, a shorter window's run is the one just
+         * stopped, marks and all; a longer one's marks come after. */
+        watch = f.next > w;
+        w = f.next;
+        f.next = 0;
+        if (watch)
+            f = (RunFirstWave) { .window = w, .keep = TRUE };
     }
     /* Marks at 2 and at 4 or past (iters >= 4), unless no warp ever
      * entered an iteration: a trace whose warps' loops are empty where
