@@ -223,6 +223,38 @@ check_all_paths (const PlotArgs *a, GError **error)
     return TRUE;
 }
 
+/* No figure or CSV may replace the preset it is drawn from (--gpu
+ * given a file, or --config). */
+static gboolean
+check_presets (const FigOptions *o, const char *option, const char *path,
+               GError **error)
+{
+    const char *gpu = o->gpu != NULL && preset_is_path (o->gpu) ? o->gpu
+                                                                 : NULL;
+    const CliFileArg presets[] = { { "--gpu", gpu }, { "--config", o->config } };
+    const CliFileArg out = { option, path };
+    return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error);
+}
+
+/* Every figure 'plot all' writes into 'dir', and its CSV. */
+static gboolean
+check_all_presets (const FigOptions *o, const PlotArgs *a, GError **error)
+{
+    const char *dir = a->output ? a->output : "figures";
+    const char *ext = a->format ? a->format : "png";
+    guint n;
+    const FigDef *const *figs = fig_all (&n);
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
+                                                ext);
+        g_autofree char *data = csv_beside (out);
+        if (!check_presets (o, "a figure", out, error) ||
+            !check_presets (o, "a figure's CSV", data, error))
+            return FALSE;
+    }
+    return TRUE;
+}
+
 /* One figure: its output, its CSV and --from are three files.  The
  * CSV's default is -o's name: --from v.csv -o v.png would draw the
  * validation over its own table. */
@@ -254,8 +286,12 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     const char *path = a->output ? a->output : out;
     g_autofree char *data = all ? NULL
                           : a->data ? g_strdup (a->data) : csv_beside (path);
-    if (!(all ? check_all_paths (a, &error)
-              : check_paths (a, path, data, &error))) {
+    if (!(all ? check_all_paths (a, &error) &&
+                    check_all_presets (o, a, &error)
+              : check_paths (a, path, data, &error) &&
+                    check_presets (o, a->output ? "-o" : "the figure", path,
+                                   &error) &&
+                    check_presets (o, "--data", data, &error))) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }

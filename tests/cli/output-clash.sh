@@ -94,6 +94,19 @@ for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
     cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
         fail "$c: --gpu ./my.ini was overwritten"
 done
+# plot: the figure's CSV, or a figure of plot all, over the preset.
+expect_fail 1 "$SMSIM" plot occupancy --config my.ini --data my.ini -o o.png
+contains "$work/err" "--config and --data both name my.ini"
+expect_fail 1 "$SMSIM" plot occupancy --gpu ./my.ini --data my.ini -o o.png
+contains "$work/err" "--gpu ./my.ini and --data my.ini are the same file"
+cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
+    fail "plot: my.ini was overwritten"
+[ ! -e o.png ] || fail "plot: o.png drawn all the same"
+mkdir pf
+cp my.ini pf/occupancy.csv
+expect_fail 1 "$SMSIM" plot all -o pf --config pf/occupancy.csv
+contains "$work/err" "--config and a figure's CSV both name pf/occupancy.csv"
+[ "$(ls pf)" = occupancy.csv ] || fail "plot all wrote: $(ls pf)"
 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o a100 ||
     fail "-o a100 refused beside --gpu a100, a preset's name"
 contains a100 "blocks"
