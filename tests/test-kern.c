@@ -1223,7 +1223,7 @@ Test (kern, sampled_later_waves_read_what_the_first_left_in_l2)
  * 16 blocks, affords them).  So its later waves read from DRAM about
  * what the exact run's do: 4.6 % less, where with the window of 64 they
  * read 26 % less (13.7 MB against 18.4). */
-Test (kern, sampled_window_reads_what_the_l2_holds, .timeout = 60)
+Test (kern, sampled_window_reads_what_the_l2_holds)
 {
     const char *sets[] = { "device.sm_count=2", "device.l2_kib=2304", NULL };
     g_autoptr (GError) error = NULL;

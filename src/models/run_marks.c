@@ -1,7 +1,8 @@
 /*
  * run_marks.c -- a sampled run's marks: where the first wave's cost per
- * iteration settles, the window cut short in flight, and the later
- * waves' samples.  See run_marks.h; why, at run_sampled ().
+ * iteration settles, what its loop reads from DRAM, the window cut
+ * short or lengthened in flight, and the later waves' samples.  See
+ * run_marks.h; why, at run_sampled ().
  */
 #include "config.h"
 
