@@ -194,35 +194,6 @@ one_line (const char *option, const char *path, GError **error)
     return FALSE;
 }
 
-/* With all, no figure or CSV written into the directory may be --from:
- * it would be replaced before the figures after it read it. */
-static gboolean
-check_all_paths (const PlotArgs *a, GError **error)
-{
-    const char *dir = a->output ? a->output : "figures";
-    const char *ext = a->format ? a->format : "png";
-    guint n;
-    if (!one_line ("-o", a->output, error))
-        return FALSE;
-    const FigDef *const *figs = fig_all (&n);
-    for (guint i = 0; a->from != NULL && i < n; i++) {
-        g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
-                                                ext);
-        g_autofree char *data = csv_beside (out);
-        g_autofree char *out_opt = g_strdup_printf ("figure %s (in %s)",
-                                                    figs[i]->name, dir);
-        g_autofree char *data_opt = g_strdup_printf ("the CSV of figure %s "
-                                                     "(in %s)", figs[i]->name,
-                                                     dir);
-        const CliFileArg files[] = {
-            { "--from", a->from }, { out_opt, out }, { data_opt, data },
-        };
-        if (!cli_check_distinct (files, G_N_ELEMENTS (files), error))
-            return FALSE;
-    }
-    return TRUE;
-}
-
 /* No figure or CSV may replace the preset it is drawn from (--gpu
  * given a file, or --config). */
 static gboolean
@@ -236,20 +207,33 @@ check_presets (const FigOptions *o, const char *option, const char *path,
     return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error);
 }
 
-/* Every figure 'plot all' writes into 'dir', and its CSV. */
+/* With all, no figure or CSV written into the directory may be --from
+ * (it would be replaced before the figures after it read it) or the
+ * preset. */
 static gboolean
-check_all_presets (const FigOptions *o, const PlotArgs *a, GError **error)
+check_all_paths (const FigOptions *o, const PlotArgs *a, GError **error)
 {
     const char *dir = a->output ? a->output : "figures";
     const char *ext = a->format ? a->format : "png";
     guint n;
+    if (!one_line ("-o", a->output, error))
+        return FALSE;
     const FigDef *const *figs = fig_all (&n);
     for (guint i = 0; i < n; i++) {
         g_autofree char *out = g_strdup_printf ("%s/%s.%s", dir, figs[i]->name,
                                                 ext);
         g_autofree char *data = csv_beside (out);
-        if (!check_presets (o, "a figure", out, error) ||
-            !check_presets (o, "a figure's CSV", data, error))
+        g_autofree char *out_opt = g_strdup_printf ("figure %s (in %s)",
+                                                    figs[i]->name, dir);
+        g_autofree char *data_opt = g_strdup_printf ("the CSV of figure %s "
+                                                     "(in %s)", figs[i]->name,
+                                                     dir);
+        const CliFileArg files[] = {
+            { "--from", a->from }, { out_opt, out }, { data_opt, data },
+        };
+        if (!cli_check_distinct (files, G_N_ELEMENTS (files), error) ||
+            !check_presets (o, out_opt, out, error) ||
+            !check_presets (o, data_opt, data, error))
             return FALSE;
     }
     return TRUE;
@@ -286,8 +270,7 @@ plot_named (const CmdEntry *cmd, const char *name, FigOptions *o,
     const char *path = a->output ? a->output : out;
     g_autofree char *data = all ? NULL
                           : a->data ? g_strdup (a->data) : csv_beside (path);
-    if (!(all ? check_all_paths (a, &error) &&
-                    check_all_presets (o, a, &error)
+    if (!(all ? check_all_paths (o, a, &error)
               : check_paths (a, path, data, &error) &&
                     check_presets (o, a->output ? "-o" : "the figure", path,
                                    &error) &&

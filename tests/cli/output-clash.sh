@@ -105,7 +105,7 @@ cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
 mkdir pf
 cp my.ini pf/occupancy.csv
 expect_fail 1 "$SMSIM" plot all -o pf --config pf/occupancy.csv
-contains "$work/err" "--config and a figure's CSV both name pf/occupancy.csv"
+contains "$work/err" "--config and the CSV of figure occupancy (in pf) both name pf/occupancy.csv"
 [ "$(ls pf)" = occupancy.csv ] || fail "plot all wrote: $(ls pf)"
 "$SMSIM" occupancy --gpu a100 --threads 128 --regs 32 -o a100 ||
     fail "-o a100 refused beside --gpu a100, a preset's name"
