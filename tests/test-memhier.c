@@ -516,3 +516,59 @@ Test (memhier, loop_requests_are_counted_apart)
     cr_expect_eq (loop.l2_sectors, 4);
     cr_expect_eq (loop.dram_read_bytes, 128);
 }
+
+/* A warp's whole-line load of 'addr' from SM 'sm' at 'now', a mirror's
+ * if 'follows'. */
+static void
+take_row (MemSys *mem, EvqQueue *q, int sm, guint64 addr, int lanes,
+          gboolean follows, Cycle now)
+{
+    Instr in;
+    row_load (&in, addr, lanes);
+    MemRequest req = { .instr = &in, .sm = sm, .follows = follows };
+    mem_access (mem, &req, now);
+    evq_run (q);
+}
+
+/* A mirror's request (SM 1) misses where its SM's (SM 0) just missed
+ * and hits where it hit, whatever its own L1 holds; shaped otherwise it
+ * goes by its own L1.  On the A6000, by hand, every load a whole 128 B
+ * line of 4 sectors but the last:
+ *   SM 1 loads X1 on its own       cold: 4 sectors to L2, 128 B DRAM
+ *   SM 0 loads X0                  cold: 4 to L2, 128 B DRAM
+ *   SM 1 follows with X1           SM 0 missed: 4 to L2 though X1 is
+ *                                  in its L1; L2 has X1, so no DRAM
+ *   SM 0 loads X0 again            hits: 4 hit sectors
+ *   SM 1 follows with Y1 (cold)    SM 0 hit: 4 hit sectors, nothing more
+ *   SM 0 loads X0, 32 lanes; SM 1  one sector (8 lanes) of cold Z1: not
+ *   follows with 8 lanes           alike, so its own L1 misses: 1 sector
+ *                                  to L2, 32 B DRAM (SM 0's: 4 hit)
+ * In all: 7 loads, 25 sectors, 12 hit, 13 to L2, 288 B from DRAM. */
+Test (memhier, mirrors_miss_where_their_sm_did)
+{
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 2, 64 * 1024);
+    const guint64 X0 = 0x100000, X1 = 0x200000, Y1 = 0x300000, Z1 = 0x400000;
+    take_row (mem, q, 1, X1, 32, FALSE, 100);
+    take_row (mem, q, 0, X0, 32, FALSE, 10000);
+    take_row (mem, q, 1, X1, 32, TRUE, 10000);
+    MemStats m;
+    memhier_stats (mem, &m);
+    cr_expect_eq (m.l2_sectors, 12, "the mirror missed with its SM");
+    cr_expect_eq (m.l1_hit_sectors, 0);
+    cr_expect_eq (m.dram_read_bytes, 256);
+    take_row (mem, q, 0, X0, 32, FALSE, 20000);
+    take_row (mem, q, 1, Y1, 32, TRUE, 20000);
+    memhier_stats (mem, &m);
+    cr_expect_eq (m.l2_sectors, 12, "the mirror hit with its SM");
+    cr_expect_eq (m.l1_hit_sectors, 8);
+    take_row (mem, q, 0, X0, 32, FALSE, 30000);
+    take_row (mem, q, 1, Z1, 8, TRUE, 30000);
+    memhier_stats (mem, &m);
+    cr_expect_eq (m.load_requests, 7);
+    cr_expect_eq (m.load_sectors, 25);
+    cr_expect_eq (m.l1_hit_sectors, 12);
+    cr_expect_eq (m.l2_sectors, 13, "shaped otherwise: its own L1");
+    cr_expect_eq (m.dram_read_bytes, 288);
+}

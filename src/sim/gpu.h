@@ -10,14 +10,17 @@
  * Mirrors: a workload may ask for only 'detailed_sms' SMs to be
  * simulated in full.  The others are mirrors (sm.h): SM i + k x
  * detailed_sms follows SM i, taking a block whenever SM i does and
- * sending its own blocks' global memory requests to its own L1, and on
- * to the shared L2 and DRAM, the cycle SM i's warp sends the
- * corresponding one.  L2 and DRAM thus carry the whole GPU's traffic,
- * addresses and all, at the cost of the global memory instructions
- * alone; what the mirrors do not play (issue, pipes, shared memory)
- * counts as their SM's, in the proportion of blocks run.  The price:
- * a mirror's warps are in lockstep with their SM's, so the L2 sees
- * 'detailed_sms' groups of SMs in step where the real GPU drifts.
+ * sending its own blocks' global memory requests to the shared L2 and
+ * DRAM the cycle SM i's warp sends the corresponding one.  Its L1 hits
+ * and misses are SM i's (memhier.h): its timing is SM i's, and an L1
+ * of its own, missing where SM i's hit, would send traffic at a pace
+ * its misses would have slowed.  L2 and DRAM thus carry the whole
+ * GPU's traffic, addresses and all, at the cost of the global memory
+ * instructions alone; what the mirrors do not play (issue, pipes,
+ * shared memory) counts as their SM's, in the proportion of blocks
+ * run.  The price: a mirror's warps are in lockstep with their SM's, so
+ * the L2 sees 'detailed_sms' groups of SMs in step where the real GPU
+ * drifts, and the L1s behave as the detailed SMs' blocks do.
  */
 #ifndef SMSIM_SIM_GPU_H
 #define SMSIM_SIM_GPU_H

@@ -23,6 +23,8 @@ typedef struct {
     MemDone done;           /* NULL: nobody waits (a mirror SM's request,
                              * gpu.h), so no completion is scheduled */
     void *ctx;
+    gboolean follows;       /* a mirror's: it replays the L1's outcomes of
+                             * the request taken just before, its SM's */
 } MemRequest;
 
 typedef struct MemSys MemSys;

@@ -19,6 +19,18 @@ typedef struct {
                               * data path, carried to the next request */
 } SmMem;
 
+/* What the L1 did with the last global request, which its mirrors'
+ * requests replay (gpu.h): per line, the sectors asked, those that
+ * missed, and the cycle they left for L2 (a store's, the cycle it
+ * went). */
+typedef struct {
+    int lines;
+    gboolean store;
+    guint32 want[COAL_MAX_LINES];
+    guint32 miss[COAL_MAX_LINES];
+    Cycle go[COAL_MAX_LINES];
+} L1Outcome;
+
 typedef struct {
     MemSys base;
     const GpuSpec *spec;
@@ -36,6 +48,7 @@ typedef struct {
     MemStats stats[2];       /* by the requests' Instr.loop */
     MemStats *count;         /* the request's, while it is served */
     BankMemo banks;
+    L1Outcome led;           /* the last request not a mirror's */
 } MemHier;
 
 /* ------------------------------------------------------------------ */
@@ -141,11 +154,13 @@ retake_first_slot (const MemHier *h, SmMem *s, Cycle until)
  * is back.  Off the hit path: a line that hits does none of this, and
  * inlined its registers crowded the line loop's, which spilled. */
 static G_GNUC_NO_INLINE Cycle
-miss_line (MemHier *h, SmMem *s, guint64 line, guint32 miss, Cycle at)
+miss_line (MemHier *h, SmMem *s, guint64 line, guint32 miss, Cycle at,
+           Cycle *go_out)
 {
     guint64 evicted = 0;
     guint32 dirty = 0;
     Cycle go = MAX (at, s->slot_free[s->first]);
+    *go_out = go;
     /* The L2 and DRAM latencies are load-to-use figures like L1's. */
     Cycle back = l2_read (h, line, miss, go);
     retake_first_slot (h, s, back);
@@ -153,24 +168,23 @@ miss_line (MemHier *h, SmMem *s, guint64 line, guint32 miss, Cycle at)
     return back;
 }
 
-/* Look 'line' up for 'want'; what misses goes to L2, and '*filled'
- * counts its sectors (the request counts the hits from them: the line
- * loop is most of a run whose loads hit, sgemm-1's).  Returns the cycle
- * the data is back. */
+/* Look 'line' up for 'want'; what misses goes to L2 (the request
+ * counts the hits from '*miss': the line loop is most of a run whose
+ * loads hit, sgemm-1's), at '*go'.  Returns the cycle the data is
+ * back. */
 static Cycle
 load_line (MemHier *h, SmMem *s, guint64 line, guint32 want, Cycle at,
-           int *filled)
+           guint32 *miss, Cycle *go)
 {
     guint64 ready;
     guint32 hit = cache_lookup (s->l1, line, want, &ready);
-    guint32 miss = want & ~hit;
     Cycle done = at + (Cycle) h->spec->mem.l1_hit_latency_cycles;
+    *miss = want & ~hit;
     if (hit != 0)
         done = MAX (done, ready);
-    if (miss == 0)
+    if (*miss == 0)
         return done;
-    *filled += sim_popcount32 (miss);
-    Cycle back = miss_line (h, s, line, miss, at);
+    Cycle back = miss_line (h, s, line, *miss, at, go);
     return MAX (done, back);
 }
 
@@ -227,13 +241,43 @@ fill_cycles (const MemHier *h, SmMem *s, int sectors)
     return whole;
 }
 
+/* Whether a mirror's request touches its lines as the request it
+ * replays did, sector for sector: then it can miss where that one did. */
+static gboolean
+replays (const L1Outcome *led, gboolean store, const CoalResult *c)
+{
+    if (c->lines != led->lines || store != led->store)
+        return FALSE;
+    for (int i = 0; i < c->lines; i++)
+        if (c->line_sectors[i] != led->want[i])
+            return FALSE;
+    return TRUE;
+}
+
+/* A mirror's line, where its SM's request missed or stored: to L2 at
+ * the cycle that one went. */
+static Cycle
+replay_line (MemHier *h, guint64 line, guint32 sectors, gboolean store,
+             guint32 miss, Cycle go)
+{
+    if (store)
+        return l2_write (h, line, sectors, go);
+    return miss != 0 ? l2_read (h, line, miss, go) : go;
+}
+
+/* A mirror's request replays what its SM's L1 did with the request
+ * just taken (gpu.h), where the two touch lines alike: its timing is
+ * that SM's, and an L1 of its own, missing where the SM's hit, would
+ * send L2 traffic at a pace its own misses would have slowed. */
 static Cycle
 global_access (MemHier *h, const MemRequest *req, Cycle now)
 {
     SmMem *s = &h->sm[req->sm];
+    L1Outcome *led = &h->led;
     gboolean store = req->instr->op == INSTR_STG;
     CoalResult c;
     coal_access_in (req->instr, &h->geometry, &c);
+    gboolean replay = req->follows && replays (led, store, &c);
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
     /* Lines go through the stage in turn, spread over its busy time:
@@ -246,9 +290,21 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     int filled = 0;
     for (int i = 0; i < c.lines; i++) {
         guint64 line = c.line_addr[i] >> h->line_shift;
-        Cycle t = store ? store_line (h, s, line, c.line_sectors[i], at)
-                        : load_line (h, s, line, c.line_sectors[i], at,
-                                     &filled);
+        guint32 want = c.line_sectors[i], miss = 0;
+        Cycle go = at, t;
+        if (replay) {
+            miss = led->miss[i];
+            t = replay_line (h, line, want, store, miss, led->go[i]);
+        } else {
+            t = store ? store_line (h, s, line, want, at)
+                      : load_line (h, s, line, want, at, &miss, &go);
+            if (!req->follows) {
+                led->want[i] = want;
+                led->miss[i] = miss;
+                led->go[i] = go;
+            }
+        }
+        filled += sim_popcount32 (miss);
         done = MAX (done, t);
         at += per_line;
         acc += part;
@@ -256,6 +312,10 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
             acc -= n;
             at++;
         }
+    }
+    if (!req->follows) {
+        led->lines = c.lines;
+        led->store = store;
     }
     busy += fill_cycles (h, s, filled);
     h->count->l1_busy_cycles += busy;

@@ -20,6 +20,11 @@
  *   global stores  write through to L2 (allocating there, dirty); L1
  *                  keeps lines it holds, allocates none unless the preset
  *                  says so; dirty L2 evictions cost DRAM bandwidth.
+ *   mirrors        a mirror's request (MemRequest.follows, gpu.h)
+ *                  misses where the request taken just before it, its
+ *                  SM's, missed, leaving for L2 when that one's did; its
+ *                  own L1 is used only where the two touch lines
+ *                  differently (a trace's data-dependent addresses).
  *
  * Ownership: the SM count and L1 size are fixed at creation (the L1 size
  * follows the shared-memory carveout of the launch: occ.h).
