@@ -1999,6 +1999,41 @@ Test (kern, ceiling_by_hand, .timeout = 60)
     }
 }
 
+/* A unit's use on the SMs that run the most blocks never passes every
+ * cycle.  By hand on the H100 (132 SMs): 1024 blocks, the busiest SMs
+ * run 8, so the launch keeps an SM's unit busy at most 1024 / (132 x 8)
+ * = 0.9697 of the time.  The L1 busy 99 % of every SM's cycles would
+ * divide to 102.1 %: those SMs' L1 is busy every cycle, 100 %.  Busy
+ * 102 % of them, the counters disagree with the cycles, and the
+ * division shows it: 102 / 0.9697 = 105.2 %. */
+Test (kern, busiest_sm_use_passes_no_cycle)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("h100", NULL, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    cr_assert_eq (s->device.sm_count, 132);
+    const struct {
+        double busy;
+        const char *expect;
+    } cases[] = {
+        { 0.99, "L1/LSU throughput (100 % of its peak)" },
+        { 1.02, "L1/LSU throughput (105 % of its peak)" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        RunResult r = { 0 };
+        r.blocks = 1024;
+        r.cycles = 1000000;
+        r.kernel_ms = r.time_ms = 1.0;
+        r.gflops = 1000.0;
+        r.mem.l1_busy_cycles = (guint64) (cases[i].busy * 1000000.0 * 132);
+        char buf[256];
+        run_limiter (s, &r, buf, sizeof buf);
+        cr_expect_str_eq (buf, cases[i].expect, "L1 busy %.2f: %s",
+                          cases[i].busy, buf);
+    }
+}
+
 /* Back-to-back launches (RunOptions.launches; ../shared/data/README.md
  * 1b): a warm-up launch, then the timed ones, each from the L2 the one
  * before left.  vecadd of 2^20 floats on the A100 reads A and B, 8 MB,
