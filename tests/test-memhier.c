@@ -517,15 +517,15 @@ Test (memhier, loop_requests_are_counted_apart)
     cr_expect_eq (loop.dram_read_bytes, 128);
 }
 
-/* A warp's whole-line load of 'addr' from SM 'sm' at 'now', a mirror's
- * if 'follows'. */
+/* A warp's whole-line load of 'addr' from SM 'sm' at 'now', in 'role'
+ * (mem.h). */
 static void
 take_row (MemSys *mem, EvqQueue *q, int sm, guint64 addr, int lanes,
-          gboolean follows, Cycle now)
+          MemRole role, Cycle now)
 {
     Instr in;
     row_load (&in, addr, lanes);
-    MemRequest req = { .instr = &in, .sm = sm, .follows = follows };
+    MemRequest req = { .instr = &in, .sm = sm, .role = role };
     mem_access (mem, &req, now);
     evq_run (q);
 }
@@ -550,21 +550,21 @@ Test (memhier, mirrors_miss_where_their_sm_did)
     g_autoptr (EvqQueue) q = evq_new ();
     g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 2, 64 * 1024);
     const guint64 X0 = 0x100000, X1 = 0x200000, Y1 = 0x300000, Z1 = 0x400000;
-    take_row (mem, q, 1, X1, 32, FALSE, 100);
-    take_row (mem, q, 0, X0, 32, FALSE, 10000);
-    take_row (mem, q, 1, X1, 32, TRUE, 10000);
+    take_row (mem, q, 1, X1, 32, MEM_ALONE, 100);
+    take_row (mem, q, 0, X0, 32, MEM_LEADS, 10000);
+    take_row (mem, q, 1, X1, 32, MEM_FOLLOWS, 10000);
     MemStats m;
     memhier_stats (mem, &m);
     cr_expect_eq (m.l2_sectors, 12, "the mirror missed with its SM");
     cr_expect_eq (m.l1_hit_sectors, 0);
     cr_expect_eq (m.dram_read_bytes, 256);
-    take_row (mem, q, 0, X0, 32, FALSE, 20000);
-    take_row (mem, q, 1, Y1, 32, TRUE, 20000);
+    take_row (mem, q, 0, X0, 32, MEM_LEADS, 20000);
+    take_row (mem, q, 1, Y1, 32, MEM_FOLLOWS, 20000);
     memhier_stats (mem, &m);
     cr_expect_eq (m.l2_sectors, 12, "the mirror hit with its SM");
     cr_expect_eq (m.l1_hit_sectors, 8);
-    take_row (mem, q, 0, X0, 32, FALSE, 30000);
-    take_row (mem, q, 1, Z1, 8, TRUE, 30000);
+    take_row (mem, q, 0, X0, 32, MEM_LEADS, 30000);
+    take_row (mem, q, 1, Z1, 8, MEM_FOLLOWS, 30000);
     memhier_stats (mem, &m);
     cr_expect_eq (m.load_requests, 7);
     cr_expect_eq (m.load_sectors, 25);

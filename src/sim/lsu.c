@@ -73,7 +73,9 @@ static void
 hand_over (LsuQueue *l, const Instr *instr, guint64 cookie, MemDone done,
            void *ctx, Cycle now)
 {
-    MemRequest req = { instr, l->sm, cookie, done, ctx, FALSE };
+    /* The hook is the mirrors' (sm.c): they replay this request. */
+    MemRequest req = { instr, l->sm, cookie, done, ctx,
+                       l->handed_over != NULL ? MEM_LEADS : MEM_ALONE };
     l->mem_ready = mem_access (l->mem, &req, now);
     g_assert (l->mem_ready > now);
     if (l->handed_over != NULL)

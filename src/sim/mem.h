@@ -16,6 +16,15 @@
 
 typedef void (*MemDone) (void *ctx, guint64 cookie, Cycle at);
 
+/* Mirrors (gpu.h): a request its mirrors' requests replay, right after
+ * it, leads; theirs follow it.  Recording what a request did costs the
+ * line loop, so a request with no mirrors does neither. */
+typedef enum {
+    MEM_ALONE,
+    MEM_LEADS,
+    MEM_FOLLOWS
+} MemRole;
+
 typedef struct {
     const Instr *instr;     /* op, width, mask, lane addresses (borrowed) */
     int sm;                 /* requesting SM */
@@ -23,8 +32,7 @@ typedef struct {
     MemDone done;           /* NULL: nobody waits (a mirror SM's request,
                              * gpu.h), so no completion is scheduled */
     void *ctx;
-    gboolean follows;       /* a mirror's: it replays the L1's outcomes of
-                             * the request taken just before, its SM's */
+    MemRole role;
 } MemRequest;
 
 typedef struct MemSys MemSys;

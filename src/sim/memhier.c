@@ -48,7 +48,7 @@ typedef struct {
     MemStats stats[2];       /* by the requests' Instr.loop */
     MemStats *count;         /* the request's, while it is served */
     BankMemo banks;
-    L1Outcome led;           /* the last request not a mirror's */
+    L1Outcome led;           /* the last request that leads (mem.h) */
 } MemHier;
 
 /* ------------------------------------------------------------------ */
@@ -277,7 +277,8 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
     gboolean store = req->instr->op == INSTR_STG;
     CoalResult c;
     coal_access_in (req->instr, &h->geometry, &c);
-    gboolean replay = req->follows && replays (led, store, &c);
+    gboolean replay = req->role == MEM_FOLLOWS && replays (led, store, &c);
+    gboolean leads = req->role == MEM_LEADS;
     Cycle busy = l1_busy (h, &c);
     Cycle done = now + 1;
     /* Lines go through the stage in turn, spread over its busy time:
@@ -298,7 +299,7 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
         } else {
             t = store ? store_line (h, s, line, want, at)
                       : load_line (h, s, line, want, at, &miss, &go);
-            if (!req->follows) {
+            if (leads) {
                 led->want[i] = want;
                 led->miss[i] = miss;
                 led->go[i] = go;
@@ -313,7 +314,7 @@ global_access (MemHier *h, const MemRequest *req, Cycle now)
             at++;
         }
     }
-    if (!req->follows) {
+    if (leads) {
         led->lines = c.lines;
         led->store = store;
     }

@@ -20,7 +20,7 @@
  *   global stores  write through to L2 (allocating there, dirty); L1
  *                  keeps lines it holds, allocates none unless the preset
  *                  says so; dirty L2 evictions cost DRAM bandwidth.
- *   mirrors        a mirror's request (MemRequest.follows, gpu.h)
+ *   mirrors        a mirror's request (MEM_FOLLOWS, mem.h; gpu.h)
  *                  misses where the request taken just before it, its
  *                  SM's, missed, leaving for L2 when that one's did; its
  *                  own L1 is used only where the two touch lines

@@ -721,7 +721,8 @@ mirror_hand_over (void *ctx, guint64 cookie, Cycle now)
         const Instr *in = s[m] != NULL ? instr_stream_next (s[m]) : NULL;
         if (in == NULL || instr_info (in->op)->pipe != PIPE_LG)
             continue;
-        MemRequest req = { in, sm->work.mirrors[m], 0, NULL, NULL, TRUE };
+        MemRequest req = { in, sm->work.mirrors[m], 0, NULL, NULL,
+                           MEM_FOLLOWS };
         mem_access (sm->mem, &req, now);
     }
 }
