@@ -91,6 +91,25 @@ Test (cache, sectors_dirt_and_fill_times)
     cr_expect_eq (cache_lookup (c, 9, 0xf, &ready), 0);
 }
 
+/* A store's fill says which sectors it made dirty that were not: each
+ * a write-back to come (MemStats.l2_dirtied_sectors).  Sectors 0-1
+ * dirtied; then 1-2, of which only 2 is new; a clean fill dirties
+ * none; and once the line is pushed out, writing it again dirties it
+ * again, a second write-back. */
+Test (cache, a_fill_says_what_it_dirtied)
+{
+    g_autoptr (Cache) c = cache_new (128, 128, 32, 1, FALSE);  /* 1 line */
+    guint64 ev = 0;
+    guint32 dirty = 0;
+    cr_expect_eq (cache_fill (c, 7, 0x3, 0, TRUE, &ev, &dirty), 0x3);
+    cr_expect_eq (cache_fill (c, 7, 0x6, 0, TRUE, &ev, &dirty), 0x4);
+    cr_expect_eq (cache_fill (c, 7, 0x8, 0, FALSE, &ev, &dirty), 0);
+    cr_expect_eq (cache_fill (c, 7, 0x1, 0, TRUE, &ev, &dirty), 0);
+    cr_expect_eq (cache_fill (c, 9, 0x1, 0, FALSE, &ev, &dirty), 0);
+    cr_expect_eq (dirty, 0x7, "line 7's dirty sectors, pushed out");
+    cr_expect_eq (cache_fill (c, 7, 0x3, 0, TRUE, &ev, &dirty), 0x3);
+}
+
 /* No capacity: every lookup misses and fills are dropped. */
 Test (cache, zero_bytes_always_misses)
 {

@@ -95,6 +95,11 @@ Test (counters, by_rows_adds_the_later_waves)
         .bounds = span (500, 1100, 2),      /* a wave adds 300 */
         .mem_bounds = span (500, 1100, 2),
     };
+    /* The later wave's memory by its loop's requests alone: the span's
+     * own count holds blocks' epilogues, whose stores would count once
+     * per cut iteration. */
+    r.later.to.mem.dram_read_bytes = 400;
+    r.later.to.loop.dram_read_bytes = 120;
     r.first_mem.to.mem.smem_requests = 40;
     r.first_mem.apart = 100;
     run_counters (&all, &run, &s, &r);
@@ -137,4 +142,93 @@ Test (counters, by_rate_counts_the_run_once_and_the_rest_at_the_later_rate)
      * x 2, and 100 x 8/4 + 8 x 10 x 40/100. */
     cr_expect_eq (all.st.warp_instructions, 2000 + 160);
     cr_expect_eq (all.mem.smem_requests, 200 + 32);
+}
+
+/* ------------------------------------------------------------------ */
+/* What the L2's size allows (run_counters_bound_dram)                 */
+
+#define MIB (1024.0 * 1024.0)
+
+/* sgemm-1 at 1024 on the A100: A, B and C, 4 MiB each, in a 40 MiB
+ * L2.  Each is read from DRAM once and nothing is pushed out, whatever
+ * the extrapolation said (33.7 MB, the sampled run before this bound). */
+Test (counters, data_that_fit_the_l2_are_read_once)
+{
+    MemStats m = { .dram_read_bytes = 33700000, .dram_write_bytes = 5000,
+                   .l2_sectors = 2000000, .store_sectors = 100000,
+                   .l2_hit_sectors = 1000000, .l2_dirtied_sectors = 131072 };
+    RunDramBounds b = { 12 * MIB, 40 * MIB, 32, 0, 1 };
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_read_bytes, 12582912);
+    cr_expect_eq (m.dram_write_bytes, 0);
+    /* The sectors read past the data hit in L2 instead:
+     * (33,700,000 - 12,582,912) / 32 = 659,909.  */
+    cr_expect_eq (m.l2_hit_sectors, 1000000 + 659909);
+    /* No more hits than the loads L2 served: 2,000,000 - 100,000. */
+    m.dram_read_bytes = 133700000;
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.l2_hit_sectors, 1900000);
+    /* The footprint not known (a trace's): as extrapolated, the writes
+     * no more than the dirtied sectors' 32,000 bytes. */
+    m = (MemStats) { .dram_read_bytes = 33700000, .dram_write_bytes = 5000,
+                     .l2_dirtied_sectors = 1000 };
+    b.footprint = 0;
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_read_bytes, 33700000);
+    cr_expect_eq (m.dram_write_bytes, 5000);
+    m.dram_write_bytes = 50000;
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, 32000);
+}
+
+/* Data past the L2, 2.25 waves: a wave fills 4 MiB of a 4 MiB L2 (3
+ * MiB read, 1 MiB dirtied as its blocks end), 6.75 MiB read and 2.25
+ * dirtied in all.  Back from the end: the last, quarter wave's 0.25 MiB
+ * is held, then 1 MiB of the wave before, with 1 MiB of fills after it;
+ * the first wave's, 5 MiB of fills back, is pushed out.  1.25 MiB held,
+ * so 1 MiB written back. */
+Test (counters, dirty_sectors_are_written_back_but_what_the_l2_holds)
+{
+    MemStats m = { .dram_read_bytes = (guint64) (6.75 * MIB),
+                   .l2_dirtied_sectors = (guint64) (2.25 * MIB / 32) };
+    RunDramBounds b = { 48 * MIB, 4 * MIB, 32, 0, 2.25 };
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_read_bytes, (guint64) (6.75 * MIB));
+    cr_expect_eq (m.dram_write_bytes, (guint64) (1 * MIB));
+    /* An extrapolation of more stands, up to all that was dirty. */
+    m.dram_write_bytes = (guint64) (2 * MIB);
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, (guint64) (2 * MIB));
+    m.dram_write_bytes = (guint64) (3 * MIB);
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, (guint64) (2.25 * MIB));
+    /* From an L2 with 2 MiB dirty, which 9 MiB of fills push out:
+     * 4.25 MiB dirty in all, 1.25 held, 3 written. */
+    m.dram_write_bytes = 0;
+    b.dirty_at_start = 2 * MIB;
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, (guint64) (3 * MIB));
+    /* Ten waves of 6 MiB of fills in a 6 MiB L2, 42 MiB read and 18
+     * dirtied: only the last wave's 1.8 MiB is held, 16.2 written. */
+    m = (MemStats) { .dram_read_bytes = (guint64) (42 * MIB),
+                     .l2_dirtied_sectors = (guint64) (18 * MIB / 32) };
+    b = (RunDramBounds) { 0, 6 * MIB, 32, 0, 10 };
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, (guint64) (16.2 * MIB + 0.5));
+}
+
+/* One wave (sgemm-5 at 1024 on the A6000: 64 blocks): A and B, 8 MiB,
+ * read through a 6 MiB L2, and C's 4 MiB stored as the blocks end, last
+ * of all: the L2 holds it, and nothing is written back. */
+Test (counters, a_single_waves_stores_stay_in_l2)
+{
+    MemStats m = { .dram_read_bytes = (guint64) (8 * MIB),
+                   .l2_dirtied_sectors = (guint64) (4 * MIB / 32) };
+    RunDramBounds b = { 12 * MIB, 6 * MIB, 32, 0, 64.0 / 168 };
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, 0);
+    /* C of 8 MiB: 2 MiB of it pushed out. */
+    m.l2_dirtied_sectors = (guint64) (8 * MIB / 32);
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_write_bytes, (guint64) (2 * MIB));
 }

@@ -108,7 +108,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             "warp instructions    %" G_GUINT64_FORMAT "\n"
                             "L1 hit rate          %.1f %%\n"
                             "L2 hit rate          %.1f %%\n"
-                            "DRAM traffic         %" G_GUINT64_FORMAT " B\n"
+                            "DRAM traffic         %" G_GUINT64_FORMAT " B (%"
+                            G_GUINT64_FORMAT " read, %" G_GUINT64_FORMAT
+                            " written back)\n"
                             "bandwidth            L1 %.1f, L2 %.1f, DRAM "
                             "%.1f GB/s\n"
                             "shared-memory bank conflicts  %" G_GUINT64_FORMAT
@@ -125,6 +127,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             r->achieved_occupancy_pct,
                             r->stats.warp_instructions, 100 * r->l1_hit_rate,
                             100 * r->l2_hit_rate, r->dram_bytes,
+                            r->mem.dram_read_bytes, r->mem.dram_write_bytes,
                             r->l1_gbs, r->l2_gbs, r->dram_gbs,
                             r->mem.smem_conflicts);
     char limit[256];
@@ -188,6 +191,8 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_double (b, "l1_hit_rate", r->l1_hit_rate);
     member_double (b, "l2_hit_rate", r->l2_hit_rate);
     member_int (b, "dram_bytes", (gint64) r->dram_bytes);
+    member_int (b, "dram_read_bytes", (gint64) r->mem.dram_read_bytes);
+    member_int (b, "dram_write_bytes", (gint64) r->mem.dram_write_bytes);
     member_double (b, "l1_gbs", r->l1_gbs);
     member_double (b, "l2_gbs", r->l2_gbs);
     member_double (b, "dram_gbs", r->dram_gbs);

@@ -96,6 +96,10 @@ typedef struct {
     double dram_gbs;
     SimStats stats;
     MemStats mem;
+    /* A sampled run's memory counters as extrapolated, before the L2's
+     * size bounds its DRAM traffic (run_counters_bound_dram) to give
+     * 'mem'; an exact run's are 'mem'. */
+    MemStats extrapolated;
     guint64 events;
     gboolean sampled;
     gboolean by_waves;          /* sampled by waves (run_waves.h), not

@@ -22,6 +22,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "models/run_counters.h"
 
 /* Counters are all 64-bit (run_sim.c): by_rows and by_rate take them as
@@ -165,9 +167,54 @@ run_counters (RunSample *all, const RunSample *run, const RunShape *s,
              N_COUNTERS (all->st));
     by_rows ((guint64 *) &all->mem, (const guint64 *) &run->mem,
              &r->first_mem.from.mem, &r->first_mem.to.mem,
-             r->first_mem.apart, &r->later.from.mem, &r->later.to.mem,
+             r->first_mem.apart, &r->later.from.loop, &r->later.to.loop,
              r->later.apart, &r->mem_bounds.from.mem,
              &r->mem_bounds.to.mem, r->mem_bounds.apart, s,
              N_COUNTERS (all->mem));
     keep_smem (&all->mem, &first_wave);
+}
+
+/* The dirty bytes the L2 still holds at the launch's end (see
+ * run_counters_bound_dram): walking back from the end, each wave's
+ * dirtied bytes, stored as its blocks end, are held as far as the
+ * fills after them leave room; the partial wave is the last. */
+static double
+held_at_end (const RunDramBounds *b, double fills, double dirtied)
+{
+    double waves = MAX (b->waves, 1.0);
+    double f = fills / waves, d = dirtied / waves;
+    double held = 0, later = 0;
+    double left = waves, part = waves - floor (waves);
+    if (part == 0)
+        part = 1;
+    while (left > 0 && later < b->l2_bytes) {
+        held += CLAMP (b->l2_bytes - later, 0, d * part);
+        later += f * part;
+        left -= part;
+        part = MIN (1.0, left);
+    }
+    return held + CLAMP (b->l2_bytes - fills, 0, b->dirty_at_start);
+}
+
+void
+run_counters_bound_dram (MemStats *m, const RunDramBounds *b)
+{
+    gboolean fits = b->footprint > 0 && b->footprint <= b->l2_bytes;
+    if (fits && (double) m->dram_read_bytes > b->footprint) {
+        guint64 most = (guint64) b->footprint;
+        guint64 hits = (guint64) ((double) (m->dram_read_bytes - most) /
+                                  b->sector_bytes + 0.5);
+        guint64 loads = m->l2_sectors > m->store_sectors
+                            ? m->l2_sectors - m->store_sectors : 0;
+        m->dram_read_bytes = most;
+        m->l2_hit_sectors = MIN (m->l2_hit_sectors + hits, loads);
+    }
+    double dirtied = (double) m->l2_dirtied_sectors * b->sector_bytes;
+    double dirty = dirtied + b->dirty_at_start;
+    double held = held_at_end (b, (double) m->dram_read_bytes + dirtied,
+                               dirtied);
+    double w = fits ? 0
+                    : CLAMP (MAX ((double) m->dram_write_bytes, dirty - held),
+                             0, dirty);
+    m->dram_write_bytes = (guint64) (w + 0.5);
 }

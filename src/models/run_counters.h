@@ -54,4 +54,31 @@ RunSpan run_counters_first_memory (const RunSpan *marks, const MemStats *loop,
 void run_counters (RunSample *all, const RunSample *run, const RunShape *s,
                    const RunRates *r);
 
+/* What a launch's DRAM traffic cannot pass, whatever a sampled run's
+ * extrapolation says (run_counters_bound_dram). */
+typedef struct {
+    double footprint;        /* bytes its buffers take (KernInstance
+                              * .device_bytes); 0: not known */
+    double l2_bytes;
+    double sector_bytes;
+    double dirty_at_start;   /* bytes the L2 it starts from holds dirty */
+    double waves;            /* its blocks over a wave's */
+} RunDramBounds;
+
+/* Holds the extrapolated 'm' to what the L2 allows, where a run of a
+ * few waves cannot see it.  Data that fit the L2 are read from DRAM at
+ * most once and nothing is written back: the reads at most the
+ * footprint (the sectors over it count as L2 hits instead), no writes.
+ * Otherwise every sector a store dirtied (l2_dirtied_sectors), and
+ * every one dirty at the start, is written back in the launch unless
+ * the L2 still holds it at the end.  The L2 then holds its last
+ * l2_bytes of fills (DRAM reads and dirtied sectors), a wave's at a
+ * time: each wave fills the L2 with its loads first and dirties its
+ * share as its blocks end, so the last wave's dirty sectors are held
+ * (all of a launch of one wave: C, stored last, stays), and earlier
+ * waves' as far as the later waves' fills leave room.  The writes come
+ * to the rest, where the extrapolation made them fewer, and never to
+ * more than were dirty. */
+void run_counters_bound_dram (MemStats *m, const RunDramBounds *b);
+
 #endif

@@ -209,14 +209,18 @@ dirty_of (const Cache *c, const Way *w)
     return c->dirty != NULL ? c->dirty[way_index (c, w)] : w->sectors >> 16;
 }
 
-static void
+/* Returns the sectors of 'fill' that were not dirty before (none if
+ * 'dirty' is FALSE). */
+static guint32
 add_sectors (Cache *c, Way *w, guint32 fill, gboolean dirty)
 {
+    guint32 dirtied = dirty ? fill & ~dirty_of (c, w) : 0;
     w->sectors |= fill;
     if (dirty && c->dirty != NULL)
         c->dirty[way_index (c, w)] |= fill;
     else if (dirty)
         w->sectors |= fill << 16;
+    return dirtied;
 }
 
 static guint64
@@ -419,7 +423,7 @@ take (Cache *c, Way *v, guint64 line, guint64 *evicted_line,
     c->hit_line = line;
 }
 
-void
+guint32
 cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
             gboolean dirty, guint64 *evicted_line, guint32 *evicted_dirty)
 {
@@ -427,16 +431,17 @@ cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
     Way *remembered = c->miss_line == line ? c->miss : NULL, *set;
     c->miss = NULL;
     if (c->n_sets == 0 || fill == 0)
-        return;
+        return 0;
     g_assert ((fill & ~c->present) == 0);
     Way *i = remembered == NULL ? find (c, line, &set) : NULL;
     if (i == NULL) {
         i = remembered != NULL ? remembered : victim (c, set);
         take (c, i, line, evicted_line, evicted_dirty);
     }
-    add_sectors (c, i, fill, dirty);
+    guint32 dirtied = add_sectors (c, i, fill, dirty);
     set_ready (c, i, MAX (ready_of (c, i), ready));
     touch (c, i);
+    return dirtied;
 }
 
 void

@@ -39,8 +39,10 @@ guint32 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready);
 /* Mark the sectors 'fill' of 'line' present from cycle 'ready' on
  * (allocating the line, evicting the least recently used of its set).
  * If the evicted line was dirty, '*evicted_dirty' gets its dirty sectors
- * and '*evicted_line' its address; else '*evicted_dirty' is 0. */
-void cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
+ * and '*evicted_line' its address; else '*evicted_dirty' is 0.  With
+ * 'dirty', returns the sectors of 'fill' it made dirty that were not
+ * (every one a write-back to come, now or at a later eviction); else 0. */
+guint32 cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
                  gboolean dirty, guint64 *evicted_line,
                  guint32 *evicted_dirty);
 

@@ -120,7 +120,9 @@ l2_write (MemHier *h, guint64 line, guint32 sectors, Cycle at)
     guint32 dirty = 0;
     Cycle done = bw_serve (&h->l2_bw, at, bytes);
     h->count->l2_sectors += (guint) sim_popcount32 (sectors);
-    cache_fill (h->l2, line, sectors, done, TRUE, &evicted, &dirty);
+    guint32 dirtied = cache_fill (h->l2, line, sectors, done, TRUE, &evicted,
+                                  &dirty);
+    h->count->l2_dirtied_sectors += (guint) sim_popcount32 (dirtied);
     write_back (h, at, dirty);
     return done;
 }

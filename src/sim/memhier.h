@@ -48,6 +48,8 @@ typedef struct {
     guint64 l2_hit_sectors;
     guint64 dram_read_bytes;
     guint64 dram_write_bytes;
+    guint64 l2_dirtied_sectors;  /* made dirty by a store: each is written
+                                  * back, in the launch or after it */
     guint64 smem_requests;
     guint64 smem_wavefronts;
     guint64 smem_conflicts;      /* wavefronts beyond the ideal */
