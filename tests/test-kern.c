@@ -1094,6 +1094,26 @@ expect_cycles_close (const Both *b)
                    b->exact.cycles);
 }
 
+/* 'id' at 'size' on the A6000 with 'sets', sampled and exact; returns
+ * the preset, whose spec '*k' and the results go with. */
+static Preset *
+run_a6000_both (const char *const *sets, const char *id, gint64 size,
+                KernInstance **k, RunResult *sampled, RunResult *exact)
+{
+    g_autoptr (GError) error = NULL;
+    Preset *p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    *k = make (s, id, size, NULL);
+    RunOptions so = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED },
+               eo = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    cr_assert (run_kernel (s, *k, &so, sampled, &error), "%s",
+               error ? error->message : "");
+    cr_assert (run_kernel (s, *k, &eo, exact, &error), "%s",
+               error ? error->message : "");
+    return p;
+}
+
 /* A run whose first wave settles early goes on with the shorter window
  * it then takes, its streams cut short in flight (run_sample.c), where
  * it used to stop and start again with it.  Either way it must be the
@@ -1248,16 +1268,9 @@ Test (kern, sampled_dram_writes_back_what_later_waves_push_out,
       .timeout = 120)
 {
     const char *sets[] = { "device.sm_count=8", "device.l2_kib=3072", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-3", 768, NULL);
-    RunOptions sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED },
-               exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    g_autoptr (KernInstance) k = NULL;
     RunResult r, e;
-    cr_assert (run_kernel (s, k, &sampled, &r, &error));
-    cr_assert (run_kernel (s, k, &exact, &e, &error));
+    g_autoptr (Preset) p = run_a6000_both (sets, "sgemm-3", 768, &k, &r, &e);
     cr_assert_eq (r.waves, 72);
     cr_assert_lt (r.waves_run, 72);
     double c = 768.0 * 768 * 4;
@@ -1289,22 +1302,15 @@ Test (kern, sampled_dram_writes_back_what_later_waves_push_out,
 Test (kern, sampled_window_reads_what_the_l2_holds)
 {
     const char *sets[] = { "device.sm_count=2", "device.l2_kib=2304", NULL };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
-    const GpuSpec *s = preset_spec (p);
-    g_autoptr (KernInstance) k = make (s, "sgemm-5", 768, NULL);
-    RunOptions sampled = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED },
-               exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+    g_autoptr (KernInstance) k = NULL;
     RunResult r, e;
-    cr_assert (run_kernel (s, k, &sampled, &r, &error), "%s",
-               error ? error->message : "");
+    g_autoptr (Preset) p = run_a6000_both (sets, "sgemm-5", 768, &k, &r, &e);
+    const GpuSpec *s = preset_spec (p);
     cr_assert_eq (k->grid_x * k->grid_y, 36);
     cr_assert_eq (r.occ.blocks_per_sm, 2);
     cr_assert_eq (k->iterations, 96);
     cr_assert_gt (r.waves, r.waves_run);
     cr_expect_eq (r.window, 96, "window %" G_GUINT64_FORMAT, r.window);
-    cr_assert (run_kernel (s, k, &exact, &e, &error));
     double x = (double) e.mem.dram_read_bytes;
     cr_expect_leq (fabs ((double) r.mem.dram_read_bytes - x), 0.1 * x,
                    "DRAM reads: sampled %" G_GUINT64_FORMAT " B, exact %"
@@ -1316,6 +1322,7 @@ Test (kern, sampled_window_reads_what_the_l2_holds)
     RunOptions asked = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
                          .window = r.window };
     RunResult a;
+    g_autoptr (GError) error = NULL;
     cr_assert (run_kernel (s, k, &asked, &a, &error));
     cr_expect_eq (r.simulated_instructions, a.simulated_instructions);
     cr_expect_eq (r.events, a.events);

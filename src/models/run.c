@@ -83,9 +83,9 @@ run_how (const GpuSpec *spec, const KernInstance *k, const RunOptions *o,
  * (run_counters_bound_dram).  The extrapolation knows nothing of the
  * L2's size: it had sgemm-1 at 1024 on the A100, whose 12 MB the 40 MB
  * L2 holds, read 33.7 MB (the exact run the 12.6 MB of its three
- * matrices), and the sampled runs at 2048 on the A6000 write back next
- * to nothing of C's 16 MB, which the exact ones push out of the 6 MB
- * L2 as the launch goes on. */
+ * matrices), and sgemm-3 at 1024 on an 8-SM A6000 write back none of
+ * C's 4 MB, of which the exact run pushes 3.1 MB out of the 6 MB L2 as
+ * the launch goes on. */
 static void
 bound_dram (const GpuSpec *spec, const KernInstance *k, RunResult *out,
             const RunL2 *l2)

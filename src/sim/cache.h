@@ -43,8 +43,8 @@ guint32 cache_lookup (Cache *c, guint64 line, guint32 want, guint64 *ready);
  * 'dirty', returns the sectors of 'fill' it made dirty that were not
  * (every one a write-back to come, now or at a later eviction); else 0. */
 guint32 cache_fill (Cache *c, guint64 line, guint32 fill, guint64 ready,
-                 gboolean dirty, guint64 *evicted_line,
-                 guint32 *evicted_dirty);
+                    gboolean dirty, guint64 *evicted_line,
+                    guint32 *evicted_dirty);
 
 /* Drop 'line' if present (a write that does not allocate). */
 void cache_invalidate (Cache *c, guint64 line);
