@@ -185,6 +185,8 @@ run_counters (RunSample *all, const RunSample *run, const RunShape *s,
 static double
 held_at_end (const RunDramBounds *b, double fills, double dirtied)
 {
+    if (fills <= b->l2_bytes)       /* nothing pushed out */
+        return dirtied + b->dirty_at_start;
     double waves = MAX (b->waves, 1.0);
     double f = fills / waves, d = dirtied / waves;
     double held = 0, later = 0;
