@@ -52,6 +52,26 @@ warm_name (RunWarm warm)
     return names[warm];
 }
 
+/* The DRAM traffic, and where a sampled run's was held to what the L2
+ * allows (run_counters_bound_dram), what the extrapolation said. */
+static void
+text_dram (GString *o, const RunResult *r)
+{
+    const MemStats *m = &r->mem, *x = &r->extrapolated;
+    g_string_append_printf (o, "DRAM traffic         %" G_GUINT64_FORMAT
+                            " B (%" G_GUINT64_FORMAT " read, %"
+                            G_GUINT64_FORMAT " written back)\n",
+                            r->dram_bytes, m->dram_read_bytes,
+                            m->dram_write_bytes);
+    if (x->dram_read_bytes != m->dram_read_bytes ||
+        x->dram_write_bytes != m->dram_write_bytes)
+        g_string_append_printf (o, "                     held to what the "
+                                "L2 allows; extrapolated, %" G_GUINT64_FORMAT
+                                " read and %" G_GUINT64_FORMAT " written "
+                                "back\n", x->dram_read_bytes,
+                                x->dram_write_bytes);
+}
+
 static void
 text_report (GString *o, const GpuSpec *s, const KernInstance *k,
              const RunResult *r)
@@ -88,8 +108,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                     "apart (some have idle threads)\n",
                                     r->block_kinds);
     }
-    /* How rough, the README measures: sgemm-4 at 1024 on 8 SMs reads
-     * 3.25 times the exact run's DRAM bytes. */
+    /* How rough, the README measures: sgemm-3 at 2048 on the A100 moves
+     * 3.8 times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000
+     * two thirds of them. */
     if (r->sampled || r->by_waves)
         g_string_append (o, "counters             extrapolated too, more "
                             "roughly than the cycles: traffic and hit rates "
@@ -107,14 +128,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             "(%d block%s/SM, %s), %.1f %% achieved\n"
                             "warp instructions    %" G_GUINT64_FORMAT "\n"
                             "L1 hit rate          %.1f %%\n"
-                            "L2 hit rate          %.1f %%\n"
-                            "DRAM traffic         %" G_GUINT64_FORMAT " B (%"
-                            G_GUINT64_FORMAT " read, %" G_GUINT64_FORMAT
-                            " written back)\n"
-                            "bandwidth            L1 %.1f, L2 %.1f, DRAM "
-                            "%.1f GB/s\n"
-                            "shared-memory bank conflicts  %" G_GUINT64_FORMAT
-                            " extra wavefronts\n",
+                            "L2 hit rate          %.1f %%\n",
                             r->cycles, r->time_ms,
                             r->launches > 1 ? " a launch, with its share of "
                                               "the gaps (bandwidths: over "
@@ -126,8 +140,12 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                               sizeof limiter),
                             r->achieved_occupancy_pct,
                             r->stats.warp_instructions, 100 * r->l1_hit_rate,
-                            100 * r->l2_hit_rate, r->dram_bytes,
-                            r->mem.dram_read_bytes, r->mem.dram_write_bytes,
+                            100 * r->l2_hit_rate);
+    text_dram (o, r);
+    g_string_append_printf (o, "bandwidth            L1 %.1f, L2 %.1f, DRAM "
+                            "%.1f GB/s\n"
+                            "shared-memory bank conflicts  %" G_GUINT64_FORMAT
+                            " extra wavefronts\n",
                             r->l1_gbs, r->l2_gbs, r->dram_gbs,
                             r->mem.smem_conflicts);
     char limit[256];

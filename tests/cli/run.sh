@@ -39,8 +39,8 @@ contains "$work/t" "(2 blocks/SM, "
 "$SMSIM" run --gpu a100 --kernel vecadd --size 65536 --format json >"$work/j"
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            warp_instructions stalls selected long_scoreboard l1_hit_rate \
-           l2_hit_rate dram_bytes smem_bank_conflicts sampled limiter \
-           ceiling_gflops ceiling_unit; do
+           l2_hit_rate dram_bytes dram_read_bytes dram_write_bytes \
+           smem_bank_conflicts sampled limiter ceiling_gflops ceiling_unit; do
     contains "$work/j" "\"$key\""
 done
 # 65536 elements / 32 = 2048 warps, each (kernels/cuda/vecadd.cuh as
@@ -61,6 +61,15 @@ for pair in l1_gbs:786432 l2_gbs:786432 dram_gbs:524288; do
     awk -v g="$v" -v t="$t" -v b="$bytes" 'BEGIN { x = g * t * 1e6; exit !(x > b - 1 && x < b + 1) }' ||
         fail "$key = $v GB/s over $t ms is not $bytes B"
 done
+contains "$work/j" '"dram_read_bytes" : 524288'
+contains "$work/j" '"dram_write_bytes" : 0'
+
+# A sampled run's DRAM traffic held to what the L2 allows, and the
+# extrapolation's beside it: sgemm-1 at 1024 on the A100 reads A, B and
+# C, 3 x 1024^2 x 4 B, which fit its 40 MB L2, once.
+"$SMSIM" run --gpu a100 --kernel sgemm-1 --size 1024 --sampled >"$work/t"
+contains "$work/t" "DRAM traffic         12582912 B (12582912 read, 0 written back)"
+contains "$work/t" "held to what the L2 allows; extrapolated, "
 
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
 contains "$work/t" "warp cycles per issued instruction"
