@@ -1256,6 +1256,37 @@ Test (kern, sampled_dram_reads_data_that_fit_the_l2_once)
                    dirtied, c);
 }
 
+/* Where one cold wave stands for many whose data the L2 partly holds,
+ * the DRAM traffic is a replay's of the launch's addresses (run.c,
+ * replay_traffic).  sgemm-3 at 2048 on the A100: 64 x 64 blocks of 32 x
+ * 32, two an SM, 19 waves, of which the run takes the first and the
+ * partial last.  A grid row's 64 blocks share a 256 KB strip of A, and
+ * every row reads all of B's 64 strips, 16 MiB; the 40 MB L2 holds B,
+ * the rows' strips of A and C in flight, so each matrix is read from
+ * DRAM once, 3 x 2048^2 x 4 bytes, and of C's 16 MiB stored no more
+ * than that is written back.  The cold wave's misses, scaled over the
+ * 19, read 3.9 times that.  With an L2 of 20 MB, less than half the
+ * data, the waves find little of each other's there: no replay. */
+Test (kern, sampled_dram_replays_a_cold_wave_standing_for_many,
+      .timeout = 60)
+{
+    RunResult r;
+    run_gpu_window ("a100", NULL, "sgemm-3", 2048, RUN_SAMPLED, 0, &r, NULL,
+                    NULL);
+    cr_assert_eq (r.waves, 19);
+    cr_assert_lt (r.waves_run, 19);
+    cr_expect (r.traffic_replayed);
+    double data = 3.0 * 2048 * 2048 * 4, c = 2048.0 * 2048 * 4;
+    cr_expect_leq (fabs ((double) r.mem.dram_read_bytes - data), 0.01 * data,
+                   "DRAM reads %" G_GUINT64_FORMAT " B, the matrices %.0f",
+                   r.mem.dram_read_bytes, data);
+    cr_expect_leq ((double) r.mem.dram_write_bytes, c);
+    cr_expect_gt ((double) r.extrapolated.dram_read_bytes, 2 * data);
+    run_gpu_window ("a100", "device.l2_kib=20480", "sgemm-3", 2048,
+                    RUN_SAMPLED, 0, &r, NULL, NULL);
+    cr_expect (!r.traffic_replayed);
+}
+
 /* C's write-backs, which a run of a few waves does not see: sgemm-3 at
  * 768 on an 8-SM A6000 with a 3 MiB L2, 576 blocks of 32 x 32, one an
  * SM, 72 waves.  The three matrices, 2.25 MiB each, outgrow the L2, and

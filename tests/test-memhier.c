@@ -572,3 +572,29 @@ Test (memhier, mirrors_miss_where_their_sm_did)
     cr_expect_eq (m.l2_sectors, 13, "shaped otherwise: its own L1");
     cr_expect_eq (m.dram_read_bytes, 288);
 }
+
+/* What an access does to an L2 without timing (memhier_l2_touch), in an
+ * A100 L2 of 2 KiB: one set of its 16 ways of 128 B lines.  A load of
+ * sectors 0-1 of a cold line reads both from DRAM, the same again
+ * none, and of sectors 1-2 sector 2 alone; a store reads nothing and
+ * dirties what it writes.  Sixteen loads of other lines then push the
+ * stored line out, the least recently used, and its dirty sector with
+ * it: one written back. */
+Test (memhier, an_untimed_touch_says_what_went_to_and_from_dram)
+{
+    const char *sets[] = { "device.l2_kib=2", NULL };
+    g_autoptr (Preset) p = load ("a100", sets);
+    g_autoptr (Cache) l2 = memhier_l2_new (preset_spec (p));
+    guint32 out = 0;
+    cr_expect_eq (memhier_l2_touch (l2, 7, 0x3, FALSE, &out), 0x3);
+    cr_expect_eq (memhier_l2_touch (l2, 7, 0x3, FALSE, &out), 0);
+    cr_expect_eq (memhier_l2_touch (l2, 7, 0x6, FALSE, &out), 0x4);
+    cr_expect_eq (memhier_l2_touch (l2, 9, 0x8, TRUE, &out), 0);
+    cr_expect_eq (out, 0);
+    guint32 written = 0;
+    for (guint64 line = 100; line < 116; line++) {
+        cr_expect_eq (memhier_l2_touch (l2, line, 0x1, FALSE, &out), 0x1);
+        written |= out;
+    }
+    cr_expect_eq (written, 0x8, "line 9's dirty sector, pushed out");
+}

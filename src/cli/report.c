@@ -53,7 +53,8 @@ warm_name (RunWarm warm)
 }
 
 /* The DRAM traffic, and where a sampled run's was held to what the L2
- * allows (run_counters_bound_dram), what the extrapolation said. */
+ * allows (run_counters_bound_dram) or replayed (run.c), what the
+ * extrapolation said. */
 static void
 text_dram (GString *o, const RunResult *r)
 {
@@ -63,13 +64,17 @@ text_dram (GString *o, const RunResult *r)
                             G_GUINT64_FORMAT " written back)\n",
                             r->dram_bytes, m->dram_read_bytes,
                             m->dram_write_bytes);
-    if (x->dram_read_bytes != m->dram_read_bytes ||
-        x->dram_write_bytes != m->dram_write_bytes)
-        g_string_append_printf (o, "                     held to what the "
-                                "L2 allows; extrapolated, %" G_GUINT64_FORMAT
-                                " read and %" G_GUINT64_FORMAT " written "
-                                "back\n", x->dram_read_bytes,
-                                x->dram_write_bytes);
+    if (x->dram_read_bytes == m->dram_read_bytes &&
+        x->dram_write_bytes == m->dram_write_bytes)
+        return;
+    g_string_append_printf (o, "                     %s; extrapolated, %"
+                            G_GUINT64_FORMAT " read and %" G_GUINT64_FORMAT
+                            " written back\n",
+                            r->traffic_replayed
+                                ? "replayed through the L2 (one cold wave "
+                                  "stood for many)"
+                                : "held to what the L2 allows",
+                            x->dram_read_bytes, x->dram_write_bytes);
 }
 
 static void

@@ -100,6 +100,13 @@ typedef struct {
      * size bounds its DRAM traffic (run_counters_bound_dram) to give
      * 'mem'; an exact run's are 'mem'. */
     MemStats extrapolated;
+    /* A sampled run's memory counters scaled from its first wave's,
+     * cold, over waves it did not run (run_sample.c: neither by rows nor
+     * by rate). */
+    gboolean cold_counters;
+    /* Its DRAM traffic taken from a replay of the launch's addresses
+     * through the L2 instead (run_replay_traffic; run.c says where). */
+    gboolean traffic_replayed;
     guint64 events;
     gboolean sampled;
     gboolean by_waves;          /* sampled by waves (run_waves.h), not

@@ -14,7 +14,9 @@
  * 5.0 s for the naive kernel with its 32 lines a load, on top of its
  * two sampled runs' 8.7 s; 64 times that at 4096.  So run.c replays
  * only where the data fit, and 'max_evicted' stops a replay early
- * where they do not.
+ * where they do not; and for a sampled run's DRAM traffic only where
+ * the data are at most twice the L2 and the replay is cheap
+ * (run_replay_traffic).
  */
 #include "config.h"
 
@@ -35,6 +37,7 @@ typedef struct {
     guint64 *line;      /* per block 'per_block' entries: line + 1, 0 empty */
     guint64 *sectors;   /* present | dirty << 32, as cache.c keeps them */
     guint64 per_block;  /* a power of two */
+    RunReplayTraffic *traffic;  /* counted here, if not NULL */
 } Seen;
 
 /* The filters' entries in all, at most: 16 MB.  A wave of a what-if
@@ -63,7 +66,11 @@ touch (Cache *l2, const Seen *seen, guint64 block, guint64 line,
         seen->sectors[i] = 0;
     seen->line[i] = line + 1;
     seen->sectors[i] |= want;
-    memhier_l2_touch (l2, line, sectors, store);
+    guint32 out = 0, in = memhier_l2_touch (l2, line, sectors, store, &out);
+    if (seen->traffic != NULL) {
+        seen->traffic->read_sectors += (guint) sim_popcount32 (in);
+        seen->traffic->written_sectors += (guint) sim_popcount32 (out);
+    }
 }
 
 static void
@@ -110,10 +117,10 @@ replay_wave (Cache *l2, const GpuSpec *spec, const Seen *seen,
     return TRUE;
 }
 
-Cache *
-run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
+static Cache *
+replay_launch (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
                guint64 max_evicted, RunProgressFn progress,
-               void *progress_ctx)
+               void *progress_ctx, RunReplayTraffic *traffic)
 {
     g_autoptr (Cache) l2 = memhier_l2_new (spec);
     guint64 blocks = kern_blocks (k);
@@ -124,6 +131,7 @@ run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
     Seen seen;
     g_assert (per_wave > 0);
     seen_init (&seen, wave, warps);
+    seen.traffic = traffic;
     gboolean fit = TRUE;
     guint64 waves = (blocks + per_wave - 1) / per_wave;
     for (guint64 first = 0; first < blocks && fit; first += per_wave) {
@@ -143,6 +151,24 @@ run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
     g_free (seen.line);
     g_free (seen.sectors);
     return fit ? g_steal_pointer (&l2) : NULL;
+}
+
+Cache *
+run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
+               guint64 max_evicted, RunProgressFn progress,
+               void *progress_ctx)
+{
+    return replay_launch (spec, k, per_wave, max_evicted, progress,
+                          progress_ctx, NULL);
+}
+
+void
+run_replay_traffic (const GpuSpec *spec, const KernInstance *k,
+                    guint64 per_wave, RunReplayTraffic *out)
+{
+    *out = (RunReplayTraffic) { 0, 0 };
+    cache_free (replay_launch (spec, k, per_wave, G_MAXUINT64, NULL, NULL,
+                               out));
 }
 
 double

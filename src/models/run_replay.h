@@ -1,7 +1,9 @@
 /*
  * run_replay.h -- the L2 a whole launch leaves, rebuilt from its
  * address streams without timing: what back-to-back launches start
- * from when the warm-up was sampled over part of the launch (run.c).
+ * from when the warm-up was sampled over part of the launch, and the
+ * DRAM traffic of a sampled launch whose one cold wave stands for many
+ * (run.c).
  */
 #ifndef SMSIM_MODELS_RUN_REPLAY_H
 #define SMSIM_MODELS_RUN_REPLAY_H
@@ -24,5 +26,15 @@ Cache *run_replay_l2 (const GpuSpec *spec, const KernInstance *k,
 /* What such a replay costs: the lines its accesses touch, from block
  * 0's first warp, times the launch's warps. */
 double run_replay_cost (const GpuSpec *spec, const KernInstance *k);
+
+/* The DRAM traffic of the same replay, pushing out whatever it must:
+ * the sectors loads missed, and the dirty ones evictions pushed out. */
+typedef struct {
+    guint64 read_sectors;
+    guint64 written_sectors;
+} RunReplayTraffic;
+
+void run_replay_traffic (const GpuSpec *spec, const KernInstance *k,
+                         guint64 per_wave, RunReplayTraffic *out);
 
 #endif

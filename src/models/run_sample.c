@@ -706,6 +706,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
         run_marks_later_rates (&rates, &later, &win, scale,
                           (double) (run_full - own_last - row));
     run_counters (&all, &run, &shape, &rates);
+    r->cold_counters = !rates.by_rate && !rates.by_rows &&
+                       run_blocks < r->blocks;
     r->stats = all.st;
     r->mem = all.mem;
     r->cycles = r->stats.cycles = (Cycle) (total + 0.5);

@@ -468,14 +468,15 @@ memhier_warm_l2 (MemSys *m, const Cache *l2)
 }
 
 /* As l2_read and l2_write leave the tags: a load's sectors present, a
- * store's present and dirty.  What an eviction pushes out is dropped:
- * no time passes here, so no bandwidth is spent. */
-void
-memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors, gboolean store)
+ * store's present and dirty.  What goes to and from DRAM is only
+ * handed back: no time passes here, so no bandwidth is spent. */
+guint32
+memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors, gboolean store,
+                  guint32 *written_back)
 {
     guint64 ready, evicted;
-    guint32 dirty;
     guint32 fill = store ? sectors
                          : sectors & ~cache_lookup (l2, line, sectors, &ready);
-    cache_fill (l2, line, fill, 0, store, &evicted, &dirty);
+    cache_fill (l2, line, fill, 0, store, &evicted, written_back);
+    return store ? 0 : fill;
 }

@@ -79,9 +79,11 @@ void memhier_warm_l2 (MemSys *m, const Cache *l2);
 /* An empty L2 of 'spec', and what a global access leaves in such an
  * L2 of one of its lines (a line number: its address over the preset's
  * line size) and sectors, timing aside: to rebuild the L2 a launch
- * leaves from its address streams (run_replay.h). */
+ * leaves from its address streams (run_replay.h).  Returns the sectors
+ * a load missed (read from DRAM); '*written_back' gets the dirty
+ * sectors its fill pushed out. */
 Cache *memhier_l2_new (const GpuSpec *spec);
-void memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors,
-                       gboolean store);
+guint32 memhier_l2_touch (Cache *l2, guint64 line, guint32 sectors,
+                          gboolean store, guint32 *written_back);
 
 #endif
