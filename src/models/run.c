@@ -105,7 +105,7 @@ bound_dram (const GpuSpec *spec, const KernInstance *k, RunResult *out,
 
 /* A replay's budget where it stands for a sampled run's DRAM traffic,
  * in lines touched (run_replay_cost): about 3 s on one core.  sgemm-3
- * and -4 at 2048 on the A100 touch 17 and 21 million, 1.2 and 1.7 s. */
+ * and -4 at 2048 on the A100 touch 17 and 21 million, some 1.1 s. */
 #define REPLAY_TRAFFIC_LINES 5e7
 
 /* Where a sampled run's one cold wave stands for later ones whose data
@@ -113,7 +113,7 @@ bound_dram (const GpuSpec *spec, const KernInstance *k, RunResult *out,
  * most twice it -- its DRAM traffic is taken from a replay of the
  * launch's addresses through the L2 (run_replay_traffic), if one is
  * cheap enough.  The cold wave's misses, scaled, made sgemm-3 and -4 at
- * 2048 on the A100 (48 MB in 40) read 210 and 125 MB against the exact
+ * 2048 on the A100 (48 MB in 40) move 197 and 114 MB against the exact
  * runs' 55.3 and 53.7; the replay moves 55.3 and 53.9.  Past twice the
  * L2 the waves find little of each other's data there, and the replay
  * gains little (sgemm-4 at 2048 on the A6000, 48 MB in 6: 162 MB,
