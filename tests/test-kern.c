@@ -1276,6 +1276,10 @@ Test (kern, sampled_dram_replays_a_cold_wave_standing_for_many,
     cr_assert_eq (r.waves, 19);
     cr_assert_lt (r.waves_run, 19);
     cr_expect (r.traffic_replayed);
+    /* Its work, which --verbose reports: a warp of sgemm-3 loads a line
+     * of A and one of B an iteration, 64 of them, and C's line, and
+     * stores it: (2 x 64 + 2) lines x 32 warps x 4096 blocks. */
+    cr_expect_float_eq (r.replay_lines, 130.0 * 32 * 4096, 1e-9);
     double data = 3.0 * 2048 * 2048 * 4, c = 2048.0 * 2048 * 4;
     cr_expect_leq (fabs ((double) r.mem.dram_read_bytes - data), 0.01 * data,
                    "DRAM reads %" G_GUINT64_FORMAT " B, the matrices %.0f",
@@ -1285,6 +1289,7 @@ Test (kern, sampled_dram_replays_a_cold_wave_standing_for_many,
     run_gpu_window ("a100", "device.l2_kib=20480", "sgemm-3", 2048,
                     RUN_SAMPLED, 0, &r, NULL, NULL);
     cr_expect (!r.traffic_replayed);
+    cr_expect_float_eq (r.replay_lines, 0, 1e-9);
 }
 
 /* C's write-backs, which a run of a few waves does not see: sgemm-3 at

@@ -124,9 +124,12 @@ replay_traffic (const GpuSpec *spec, const KernInstance *k, RunResult *out)
 {
     double l2 = (double) spec->device.l2_kib * 1024;
     if (!out->cold_counters || k->device_bytes <= l2 ||
-        k->device_bytes > 2 * l2 ||
-        run_replay_cost (spec, k) > REPLAY_TRAFFIC_LINES)
+        k->device_bytes > 2 * l2)
         return;
+    double cost = run_replay_cost (spec, k);
+    if (cost > REPLAY_TRAFFIC_LINES)
+        return;
+    out->replay_lines += cost;
     RunReplayTraffic t;
     run_replay_traffic (spec, k, (guint64) spec->device.sm_count *
                                      (guint64) out->occ.blocks_per_sm, &t);
@@ -255,7 +258,7 @@ replayed_l2 (const GpuSpec *spec, const KernInstance *k, RunResult *out,
     double cost = run_replay_cost (spec, k);
     if (cost > REPLAY_BUDGET_LINES)
         return RUN_WARM_TOO_DEAR;
-    out->replay_lines = cost;
+    out->replay_lines += cost;
     bar_part (bar, 2, 1);
     l2->left = run_replay_l2 (spec, k, (guint64) spec->device.sm_count *
                                            (guint64) out->occ.blocks_per_sm,

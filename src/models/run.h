@@ -123,7 +123,9 @@ typedef struct {
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
     RunWarm warm;               /* the L2 they were simulated from */
-    double replay_lines;        /* a replay's work (run_replay_cost), or 0 */
+    double replay_lines;        /* replays' work (run_replay_cost): the
+                                 * warm-up's L2, a cold wave's traffic
+                                 * (run.c); or 0 */
 } RunResult;
 
 /* Whether the caches the launch leaves can each hold a set: a cache of
