@@ -185,7 +185,7 @@ run_counters (RunSample *all, const RunSample *run, const RunShape *s,
 static double
 held_at_end (const RunDramBounds *b, double fills, double dirtied)
 {
-    if (fills <= b->l2_bytes)       /* nothing pushed out */
+    if (fills <= b->l2_bytes)       /* nothing pushed out, old or new */
         return dirtied + b->dirty_at_start;
     double waves = MAX (b->waves, 1.0);
     double f = fills / waves, d = dirtied / waves;
@@ -199,7 +199,7 @@ held_at_end (const RunDramBounds *b, double fills, double dirtied)
         left -= part;
         part = MIN (1.0, left);
     }
-    return held + CLAMP (b->l2_bytes - fills, 0, b->dirty_at_start);
+    return held;    /* what was dirty at the start, all pushed out */
 }
 
 void
