@@ -113,9 +113,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                     "apart (some have idle threads)\n",
                                     r->block_kinds);
     }
-    /* How rough, the README measures: sgemm-3 at 2048 on the A100 moves
-     * 3.8 times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000
-     * two thirds of them. */
+    /* How rough, the README measures: sgemm-1 at 1024 on 8 SMs moves 1.4
+     * times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000 two
+     * thirds of them. */
     if (r->sampled || r->by_waves)
         g_string_append (o, "counters             extrapolated too, more "
                             "roughly than the cycles: traffic and hit rates "

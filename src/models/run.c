@@ -48,8 +48,7 @@ figures (const GpuSpec *spec, const KernInstance *k, RunResult *r)
     /* Loads alone, as L1's: L2 takes every store sector without a look
      * up (write-back, sector by sector), and counted among the misses
      * they had a copy whose data all stayed in L2 read as half missing. */
-    guint64 l2_loads = m->l2_sectors > m->store_sectors
-                           ? m->l2_sectors - m->store_sectors : 0;
+    guint64 l2_loads = memhier_l2_load_sectors (m);
     r->l2_hit_rate = l2_loads
                          ? MIN (1.0, (double) m->l2_hit_sectors / (double) l2_loads)
                          : 0;
@@ -135,8 +134,7 @@ replay_traffic (const GpuSpec *spec, const KernInstance *k, RunResult *out)
                                      (guint64) out->occ.blocks_per_sm, &t);
     MemStats *m = &out->mem;
     guint64 sector = (guint64) spec->mem.l1_sector_bytes;
-    guint64 loads = m->l2_sectors > m->store_sectors
-                        ? m->l2_sectors - m->store_sectors : 0;
+    guint64 loads = memhier_l2_load_sectors (m);
     m->dram_read_bytes = t.read_sectors * sector;
     m->dram_write_bytes = t.written_sectors * sector;
     m->l2_hit_sectors = loads > t.read_sectors ? loads - t.read_sectors : 0;

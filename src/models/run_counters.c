@@ -210,10 +210,9 @@ run_counters_bound_dram (MemStats *m, const RunDramBounds *b)
         guint64 most = (guint64) b->footprint;
         guint64 hits = (guint64) ((double) (m->dram_read_bytes - most) /
                                   b->sector_bytes + 0.5);
-        guint64 loads = m->l2_sectors > m->store_sectors
-                            ? m->l2_sectors - m->store_sectors : 0;
         m->dram_read_bytes = most;
-        m->l2_hit_sectors = MIN (m->l2_hit_sectors + hits, loads);
+        m->l2_hit_sectors = MIN (m->l2_hit_sectors + hits,
+                                 memhier_l2_load_sectors (m));
     }
     double dirtied = (double) m->l2_dirtied_sectors * b->sector_bytes;
     double dirty = dirtied + b->dirty_at_start;

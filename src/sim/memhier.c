@@ -432,6 +432,13 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     return &h->base;
 }
 
+guint64
+memhier_l2_load_sectors (const MemStats *m)
+{
+    return m->l2_sectors > m->store_sectors ? m->l2_sectors - m->store_sectors
+                                            : 0;
+}
+
 void
 memhier_stats (const MemSys *m, MemStats *out)
 {

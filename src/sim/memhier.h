@@ -55,6 +55,9 @@ typedef struct {
     guint64 smem_conflicts;      /* wavefronts beyond the ideal */
 } MemStats;
 
+/* The sectors L2 served to loads: all it served but the stores'. */
+guint64 memhier_l2_load_sectors (const MemStats *m);
+
 /* 'n_sm' SMs, each with 'l1_bytes' of L1 (timing presets only). */
 MemSys *memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm,
                      guint64 l1_bytes);
