@@ -1256,6 +1256,36 @@ Test (kern, sampled_dram_reads_data_that_fit_the_l2_once)
                    dirtied, c);
 }
 
+/* A replay of the launch's traffic (replay_traffic, run.c) takes a
+ * second or more, so it has the second half of the bar, the sampled
+ * run the first: of a bar of 2S (S, the run's units), its W waves end
+ * at S + iS/W, i = 1 ... W, and nothing else passes S. */
+static void
+expect_replay_half (GArray *calls, guint64 waves)
+{
+    const guint64 *c = (const guint64 *) (void *) calls->data;
+    guint n = calls->len / 2;
+    cr_assert_gt (n, 0);
+    guint64 whole = c[2 * (n - 1) + 1], half = whole / 2, next = 1;
+    cr_expect_eq (c[2 * (n - 1)], whole, "the bar ends at %" G_GUINT64_FORMAT
+                  " of %" G_GUINT64_FORMAT, c[2 * (n - 1)], whole);
+    for (guint i = 0; i < n; i++) {
+        guint64 at = c[2 * i];
+        cr_expect_eq (c[2 * i + 1], whole);
+        if (at <= half)
+            continue;
+        guint64 want = half + (guint64) ((double) next * (double) half /
+                                         (double) waves);
+        cr_expect_leq (llabs ((gint64) at - (gint64) want), 1,
+                       "call %u at %" G_GUINT64_FORMAT ": wave %"
+                       G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " at %"
+                       G_GUINT64_FORMAT, i, at, next, waves, want);
+        next++;
+    }
+    cr_expect_eq (next, waves + 1, "%" G_GUINT64_FORMAT " calls past "
+                  "half the bar, want %" G_GUINT64_FORMAT, next - 1, waves);
+}
+
 /* Where one cold wave stands for many whose data the L2 partly holds,
  * the DRAM traffic is a replay's of the launch's addresses (run.c,
  * replay_traffic).  sgemm-3 at 2048 on the A100: 64 x 64 blocks of 32 x
@@ -1270,10 +1300,18 @@ Test (kern, sampled_dram_reads_data_that_fit_the_l2_once)
 Test (kern, sampled_dram_replays_a_cold_wave_standing_for_many,
       .timeout = 60)
 {
+    g_autoptr (Preset) p = tu_preset ("a100");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-3", 2048, NULL);
+    g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint64));
+    RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_SAMPLED,
+                     .progress = seen_all, .progress_ctx = calls };
     RunResult r;
-    run_gpu_window ("a100", NULL, "sgemm-3", 2048, RUN_SAMPLED, 0, &r, NULL,
-                    NULL);
+    g_autoptr (GError) error = NULL;
+    cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+               error ? error->message : "");
     cr_assert_eq (r.waves, 19);
+    expect_replay_half (calls, 19);
     cr_assert_lt (r.waves_run, 19);
     cr_expect (r.traffic_replayed);
     /* Its work, which --verbose reports: a warp of sgemm-3 loads a line

@@ -78,6 +78,48 @@ run_how (const GpuSpec *spec, const KernInstance *k, const RunOptions *o,
     return RUN_HOW_EXACT;
 }
 
+/* A bar made of parts: with a warm-up launch, each simulated launch is
+ * half of it, and a replay (warm_launches) the first half of the timed
+ * launch's half; a sampled run whose traffic may be replayed
+ * (one_launch) is the first half of its own, the replay the second.
+ * Parts start 'from' quarters in and fill 'quarters', in the first
+ * part's units (its 'total') of twice them. */
+typedef struct {
+    RunProgressFn fn;       /* NULL: no bar */
+    void *ctx;
+    guint64 scale;
+    guint64 from, quarters;
+} Bar;
+
+static void
+bar_progress (void *ctx, guint64 done, guint64 total)
+{
+    Bar *b = ctx;
+    if (b->from == 0)
+        b->scale = total;
+    /* In doubles: done x scale would wrap past 2^32 blocks. */
+    double s = (double) b->scale;
+    double part = total > 0 ? (double) done * s / (double) total : 0;
+    b->fn (b->ctx, (guint64) (((double) b->from * s +
+                               (double) b->quarters * part) / 2),
+           2 * b->scale);
+}
+
+static void
+bar_part (Bar *b, guint64 from, guint64 quarters)
+{
+    b->from = from;
+    b->quarters = quarters;
+}
+
+/* No timed launch after all: the bar ends where it stands. */
+static void
+bar_done (Bar *b)
+{
+    if (b->fn != NULL)
+        b->fn (b->ctx, 2 * b->scale, 2 * b->scale);
+}
+
 /* A sampled launch's DRAM traffic, held to what its L2 allows
  * (run_counters_bound_dram).  The extrapolation knows nothing of the
  * L2's size: it had sgemm-1 at 1024 on the A100, whose 12 MB the 40 MB
@@ -118,20 +160,31 @@ bound_dram (const GpuSpec *spec, const KernInstance *k, RunResult *out,
  * gains little (sgemm-4 at 2048 on the A6000, 48 MB in 6: 162 MB,
  * sampled 166, exact 247; the exact run's SMs drift apart and share
  * less). */
-static void
-replay_traffic (const GpuSpec *spec, const KernInstance *k, RunResult *out)
+static double
+replay_traffic_cost (const GpuSpec *spec, const KernInstance *k)
 {
     double l2 = (double) spec->device.l2_kib * 1024;
-    if (!out->cold_counters || k->device_bytes <= l2 ||
-        k->device_bytes > 2 * l2)
-        return;
+    if (k->device_bytes <= l2 || k->device_bytes > 2 * l2)
+        return 0;
     double cost = run_replay_cost (spec, k);
-    if (cost > REPLAY_TRAFFIC_LINES)
+    return cost <= REPLAY_TRAFFIC_LINES ? cost : 0;
+}
+
+/* The replay, of 'cost' lines (replay_traffic_cost), where the counters
+ * are a cold wave's; it has the bar's second half. */
+static void
+replay_traffic (const GpuSpec *spec, const KernInstance *k, double cost,
+                RunResult *out, Bar *bar)
+{
+    if (!out->cold_counters) {
+        bar_done (bar);
         return;
+    }
     out->replay_lines += cost;
     RunReplayTraffic t;
     run_replay_traffic (spec, k, (guint64) spec->device.sm_count *
-                                     (guint64) out->occ.blocks_per_sm, &t);
+                                     (guint64) out->occ.blocks_per_sm,
+                        bar->fn != NULL ? bar_progress : NULL, bar, &t);
     MemStats *m = &out->mem;
     guint64 sector = (guint64) spec->mem.l1_sector_bytes;
     guint64 loads = memhier_l2_load_sectors (m);
@@ -139,6 +192,31 @@ replay_traffic (const GpuSpec *spec, const KernInstance *k, RunResult *out)
     m->dram_write_bytes = t.written_sectors * sector;
     m->l2_hit_sectors = loads > t.read_sectors ? loads - t.read_sectors : 0;
     out->traffic_replayed = TRUE;
+}
+
+/* A launch sampled by a window, FALSE if it was not sampled after all
+ * (run_sampled).  Where its traffic may be replayed, the run has the
+ * bar's first half and the replay the second: a replay takes up to
+ * some 3 s. */
+static gboolean
+sampled_launch (const GpuSpec *spec, const KernInstance *k,
+                const RunOptions *options, RunResult *out, RunL2 *l2)
+{
+    double replay = l2->from == NULL ? replay_traffic_cost (spec, k) : 0;
+    RunOptions o = *options;
+    Bar bar = { replay > 0 ? options->progress : NULL,
+                options->progress_ctx, 0, 0, 2 };
+    if (bar.fn != NULL) {
+        o.progress = bar_progress;
+        o.progress_ctx = &bar;
+    }
+    if (!run_sampled (spec, k, out, &o, l2))
+        return FALSE;
+    bound_dram (spec, k, out, l2);
+    bar_part (&bar, 2, 2);
+    if (replay > 0)
+        replay_traffic (spec, k, replay, out, &bar);
+    return TRUE;
 }
 
 /* One launch, sampled or exact, from the L2 'l2' gives; 'out' holds
@@ -163,12 +241,8 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
                                               options->window)
                   : all;
     out->detailed_sms = MIN (out->detailed_sms, all);
-    if (sampled && run_sampled (spec, k, out, options, l2)) {
-        bound_dram (spec, k, out, l2);
-        if (l2->from == NULL)
-            replay_traffic (spec, k, out);
+    if (sampled && sampled_launch (spec, k, options, out, l2))
         return;
-    }
     /* Not sampled after all: as any exact run, all in full unless told
      * otherwise. */
     if (sampled && options->detailed_sms <= 0)
@@ -204,42 +278,6 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
  * not tried.  That spares every SGEMM at 4096 (over 11 times the A100's
  * L2) a replay that would give up: 0.03 to 0.16 s each. */
 #define REPLAY_TRIED_UP_TO 8
-
-/* With a warm-up launch, each simulated launch is half the bar, and a
- * replay (warm_launches) the first half of the timed launch's half:
- * parts that start 'from' quarters in and fill 'quarters', in the
- * warm-up's units (its 'total') of twice them. */
-typedef struct {
-    RunProgressFn fn;       /* NULL: no bar */
-    void *ctx;
-    guint64 scale;
-    guint64 from, quarters;
-} Bar;
-
-static void
-bar_progress (void *ctx, guint64 done, guint64 total)
-{
-    Bar *b = ctx;
-    if (b->from == 0)
-        b->scale = total;
-    guint64 s = b->scale, part = total > 0 ? done * s / total : 0;
-    b->fn (b->ctx, (b->from * s + b->quarters * part) / 2, 2 * s);
-}
-
-static void
-bar_part (Bar *b, guint64 from, guint64 quarters)
-{
-    b->from = from;
-    b->quarters = quarters;
-}
-
-/* No timed launch after all: the bar ends where it stands. */
-static void
-bar_done (Bar *b)
-{
-    if (b->fn != NULL)
-        b->fn (b->ctx, 2 * b->scale, 2 * b->scale);
-}
 
 /* The L2 a whole launch leaves, replayed into 'l2->left' where the
  * sampled warm-up's data fit (RUN_WARM_REPLAYED); else why not, and

@@ -164,11 +164,12 @@ run_replay_l2 (const GpuSpec *spec, const KernInstance *k, guint64 per_wave,
 
 void
 run_replay_traffic (const GpuSpec *spec, const KernInstance *k,
-                    guint64 per_wave, RunReplayTraffic *out)
+                    guint64 per_wave, RunProgressFn progress,
+                    void *progress_ctx, RunReplayTraffic *out)
 {
     *out = (RunReplayTraffic) { 0, 0 };
-    cache_free (replay_launch (spec, k, per_wave, G_MAXUINT64, NULL, NULL,
-                               out));
+    cache_free (replay_launch (spec, k, per_wave, G_MAXUINT64, progress,
+                               progress_ctx, out));
 }
 
 double

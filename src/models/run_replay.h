@@ -28,13 +28,15 @@ Cache *run_replay_l2 (const GpuSpec *spec, const KernInstance *k,
 double run_replay_cost (const GpuSpec *spec, const KernInstance *k);
 
 /* The DRAM traffic of the same replay, pushing out whatever it must:
- * the sectors loads missed, and the dirty ones evictions pushed out. */
+ * the sectors loads missed, and the dirty ones evictions pushed out.
+ * 'progress' (may be NULL) hears of the waves done. */
 typedef struct {
     guint64 read_sectors;
     guint64 written_sectors;
 } RunReplayTraffic;
 
 void run_replay_traffic (const GpuSpec *spec, const KernInstance *k,
-                         guint64 per_wave, RunReplayTraffic *out);
+                         guint64 per_wave, RunProgressFn progress,
+                         void *progress_ctx, RunReplayTraffic *out);
 
 #endif
