@@ -91,7 +91,7 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                               win->progress != NULL || win->nth[0] > 0 ||
                               win->nth[1] > 0
                           ? block_retired : NULL,
-                      win->warm_l2 };
+                      win->warm_l2, win->pack_last_wave };
     return gpu_new (spec, &w);
 }
 

@@ -67,6 +67,8 @@ typedef struct {
     guint64 total, full, done;
     /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
     const Cache *warm_l2;
+    /* The partial last wave's blocks dealt out to SMs whole (gpu.h). */
+    gboolean pack_last_wave;
     /* For each nth[i] > 0: the cycle the run's nth[i]-th block retired,
      * counting the detailed SMs' ('n_all' so far), and, if 'gpu' is
      * set, the counters then. */

@@ -5,7 +5,9 @@
  * Blocks go out in order, round robin across the SMs (block 0 to SM 0,
  * block 1 to SM 1, ...) until every SM holds as many as occupancy
  * allows; after that each retiring block's SM takes the next one.  The
- * waves, and the partial last wave, follow from that.
+ * waves, and the partial last wave, follow from that.  With mirrors
+ * (below) SM i's r-th block is fixed instead: round robin, or for a
+ * partial last wave as the workload asks (gpu.c).
  *
  * Mirrors: a workload may ask for only 'detailed_sms' SMs to be
  * simulated in full.  The others are mirrors (sm.h): SM i + k x
@@ -47,6 +49,10 @@ typedef struct {
     /* The L2 a launch before this one left (gpu_l2_copy), or NULL: a
      * cold start. */
     const Cache *warm_l2;
+    /* With mirrors: the last wave, if partial, goes to the SMs
+     * 'max_blocks' blocks at a time, SM i taking its blocks i x
+     * max_blocks on, not one to each in turn (gpu.c). */
+    gboolean pack_last_wave;
 } GpuWorkload;
 
 typedef struct Gpu Gpu;
