@@ -17,6 +17,7 @@
 #include "models/run.h"
 #include "models/run_replay.h"
 #include "models/run_sample.h"
+#include "models/run_tail.h"
 #include "sim/coal.h"
 #include "sim/regfile.h"
 #include "testutil.h"
@@ -966,6 +967,23 @@ Test (kern, probe_marks_iteration_entries)
     for (guint64 i = 2; i <= 10; i++)
         cr_expect_eq (probe_entered (probe, 0, i) - probe_entered (probe, 0, i - 1),
                       hit, "iteration %" G_GUINT64_FORMAT, i);
+}
+
+/* run_tail_guess reads the probe: two one-warp blocks of 10
+ * iterations (blocks 0 and 1 watched, of 3, up to 11).  Block 0 has
+ * entered its 10th iteration, not an 11th.  Read as SM 0 of 2 with two
+ * blocks each, SM 0's are blocks 0 and 2, and block 2 never ran. */
+Test (kern, the_last_waves_guess_reads_the_blocks_progress)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (Probe) probe = probe_new (2, 1, 11, 3);
+    run_watched (s, 2, probe);
+    cr_expect (run_tail_guess (probe, 0, 2, 1, 10));
+    cr_expect (run_tail_guess (probe, 1, 2, 1, 10));
+    cr_expect_not (run_tail_guess (probe, 0, 2, 1, 11));
+    cr_expect_not (run_tail_guess (probe, 0, 2, 2, 10));
+    cr_expect_not (run_tail_guess (NULL, 0, 2, 1, 10));
 }
 
 /* The same block by block: two one-warp blocks, on SMs 0 and 1 (round

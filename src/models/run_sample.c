@@ -514,10 +514,16 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *    gives each to the SM that frees a slot first, and where an SM's
  *    blocks retire together, that is all of its slots' at once.  Where
  *    that can matter (run_tail_may_pack), how the run's first wave
- *    retired tells whether they do (run_tail.c), and if they do the run
- *    is taken again, the same but for the last wave, dealt out to SMs
- *    whole (gpu.h), at twice the cost.  sgemm-10 at 2048 on the A100 (a
- *    wave of 216 blocks and 40 more) went from -22.0 to +1.3 % of exact.
+ *    retired tells whether they do (run_tail.c).  That is known only
+ *    after the last wave's first blocks went out, at the first wave's
+ *    first retirement, so they go out as a guess then says (whether
+ *    that SM's blocks have all entered their last iteration,
+ *    run_tail_guess), and where it was wrong the run is taken again,
+ *    the same but for the last wave, dealt out as the first wave's
+ *    retirements say (gpu.h), at twice the cost.  sgemm-10 at 2048 on
+ *    the A100 (a wave of 216 blocks and 40 more) went from -22.0 to
+ *    +1.3 % of exact.  The guess was right in every launch measured
+ *    but sgemm-7 at 2048 on the A100, which is taken again.
  * Counters: extrapolated over the same waves (run_counters.c). */
 gboolean
 run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
@@ -557,11 +563,12 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     g_autofree int *block_sm = g_new (int, run_blocks);
     g_autofree Cycle *last_retired = g_new0 (Cycle, d);
     /* Whether the last wave goes to SMs whole is known only from how
-     * the first one retired: the run is taken again where it should
-     * (3. above). */
+     * the first one retired: guessed, and the run taken again where the
+     * guess was wrong (3. above). */
     gboolean may_pack = !k->uneven &&
                         run_tail_may_pack (d, spec->device.sm_count, per_sm,
                                            full, tail);
+    gboolean dealt_right = FALSE;
     g_autofree Cycle *block_end = k->uneven || may_pack
                                       ? g_new0 (Cycle, run_blocks) : NULL;
     g_autofree double *ext = g_new0 (double, run_blocks);
@@ -587,7 +594,8 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     RunLaterWave later = { .wave = -1 };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
-    RunWindow win = { .k = k, .iterations = w,
+    RunWindow win = { .k = k, .iterations = w, .per_sm = per_sm,
+                   .sm_count = spec->device.sm_count,
                    .retired = by_rate ? NULL : retired,
                    .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
                    .last_retired = last_retired, .block_end = block_end,
@@ -618,6 +626,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
             memset (block_end, 0, sizeof *block_end * run_blocks);
         win.iterations = w;
         win.warm_l2 = l2->from;
+        win.guess_pack = may_pack && !dealt_right;
         win.n_all = 0;
         run_window_progress (&win, o, run_blocks, d, spec->device.sm_count);
         win.probe = probe = probe_new (per_wave, waves, w, run_blocks);
@@ -653,13 +662,15 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                 f = (RunFirstWave) { .window = w, .keep = TRUE };
             continue;
         }
-        if (win.pack_last_wave || !may_pack || !first_wave_packs (&win, d,
-                                                                 per_sm, tail,
-                                                                 spec))
+        if (!may_pack || dealt_right)
+            break;
+        gboolean packs = first_wave_packs (&win, d, per_sm, tail, spec);
+        if (packs == gpu_packs_last_wave (gpu))
             break;
         /* The same run, its first wave and all, but for the last wave's
          * blocks: its marks stand. */
-        win.pack_last_wave = TRUE;
+        win.pack_last_wave = packs;
+        dealt_right = TRUE;
         watch = FALSE;
         f.moved = FALSE;
     }

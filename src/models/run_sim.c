@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "models/run_sim.h"
+#include "models/run_tail.h"
 
 guint64
 run_launch_block (const RunWindow *w, guint64 block)
@@ -52,6 +53,12 @@ static void
 block_retired (void *ctx, int sm, guint64 block, Cycle at)
 {
     RunWindow *w = ctx;
+    if (w->guess_pack) {
+        w->guess_pack = FALSE;
+        gpu_set_pack_last_wave (w->dealer,
+                                run_tail_guess (w->probe, sm, w->sm_count,
+                                                w->per_sm, w->iterations));
+    }
     if (w->progress != NULL && w->done < w->full) {
         w->done++;
         /* In doubles: done x total would wrap past 2^32 blocks. */
@@ -89,10 +96,12 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                       win->retired != NULL || win->block_sm != NULL ||
                               win->block_end != NULL ||
                               win->progress != NULL || win->nth[0] > 0 ||
-                              win->nth[1] > 0
+                              win->nth[1] > 0 || win->guess_pack
                           ? block_retired : NULL,
                       win->warm_l2, win->pack_last_wave };
-    return gpu_new (spec, &w);
+    Gpu *gpu = gpu_new (spec, &w);
+    win->dealer = gpu;
+    return gpu;
 }
 
 void

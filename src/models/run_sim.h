@@ -67,8 +67,14 @@ typedef struct {
     guint64 total, full, done;
     /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
     const Cache *warm_l2;
-    /* The partial last wave's blocks dealt out to SMs whole (gpu.h). */
+    /* The partial last wave's blocks dealt out to SMs whole (gpu.h);
+     * or, if 'guess_pack', as run_tail_guess says at the first
+     * retirement of a block of the first wave ('per_sm' blocks on each
+     * of 'sm_count' SMs), the run's gpu dealing them so ('dealer'). */
     gboolean pack_last_wave;
+    gboolean guess_pack;
+    Gpu *dealer;
+    int per_sm, sm_count;
     /* For each nth[i] > 0: the cycle the run's nth[i]-th block retired,
      * counting the detailed SMs' ('n_all' so far), and, if 'gpu' is
      * set, the counters then. */

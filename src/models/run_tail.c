@@ -68,3 +68,17 @@ run_tail_packs (const Cycle *ends, int detailed, int per_sm, guint64 tail,
                     (detailed - 1);
     return g < (double) tail * spread / sm_count;
 }
+
+gboolean
+run_tail_guess (const Probe *probe, int sm, int sm_count, int per_sm,
+                guint64 last)
+{
+    if (probe == NULL)
+        return FALSE;
+    for (int i = 0; i < per_sm; i++)
+        if (probe_block_entered (probe, (guint64) i * (guint64) sm_count +
+                                            (guint64) sm,
+                                 last) == CYCLE_NEVER)
+            return FALSE;
+    return TRUE;
+}

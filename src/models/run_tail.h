@@ -7,6 +7,7 @@
 #ifndef SMSIM_MODELS_RUN_TAIL_H
 #define SMSIM_MODELS_RUN_TAIL_H
 
+#include "models/probe.h"
 #include "sim/sim.h"
 
 /* Whether the way the last wave is dealt out can matter: mirrors
@@ -22,5 +23,14 @@ gboolean run_tail_may_pack (int detailed, int sm_count, int per_sm,
  * run_tail.c says how. */
 gboolean run_tail_packs (const Cycle *ends, int detailed, int per_sm,
                          guint64 tail, int sm_count);
+
+/* A guess of what run_tail_packs will say, for a run to deal its last
+ * wave by before it knows: at the first retirement of a block of the
+ * first wave, on SM 'sm' ('per_sm' blocks on each of 'sm_count' SMs,
+ * SM s's being s, s + sm_count, ...), whether all of that SM's have
+ * entered their loop's last iteration, 'last' ('probe' watched them).
+ * A wrong guess costs the run again, not accuracy (run_sample.c). */
+gboolean run_tail_guess (const Probe *probe, int sm, int sm_count,
+                         int per_sm, guint64 last);
 
 #endif

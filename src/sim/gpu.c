@@ -150,6 +150,18 @@ gpu_stop (Gpu *g)
     evq_stop (g->q);
 }
 
+void
+gpu_set_pack_last_wave (Gpu *g, gboolean pack)
+{
+    g->work.pack_last_wave = pack;
+}
+
+gboolean
+gpu_packs_last_wave (const Gpu *g)
+{
+    return g->work.pack_last_wave;
+}
+
 Cycle
 gpu_cycles (const Gpu *g)
 {

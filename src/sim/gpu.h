@@ -66,6 +66,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Gpu, gpu_free)
 void gpu_run (Gpu *gpu);
 /* From within the run (a stream or hook): end it after this event. */
 void gpu_stop (Gpu *gpu);
+/* GpuWorkload.pack_last_wave, set from within the run (a block_retired
+ * hook) before the last wave's first block goes out; and as it stands. */
+void gpu_set_pack_last_wave (Gpu *gpu, gboolean pack);
+gboolean gpu_packs_last_wave (const Gpu *gpu);
 
 Cycle gpu_cycles (const Gpu *gpu);
 /* The SMs' counters added up, each detailed SM's times the blocks its
