@@ -112,6 +112,14 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
             g_string_append_printf (o, "blocks               %d kinds, timed "
                                     "apart (some have idle threads)\n",
                                     r->block_kinds);
+        if (r->last_wave_whole)
+            g_string_append_printf (o, "last wave            its %"
+                                    G_GUINT64_FORMAT " blocks dealt %d to an "
+                                    "SM, not one (an SM's blocks retire "
+                                    "together)\n",
+                                    r->blocks % ((guint64) s->device.sm_count *
+                                                 (guint64) r->occ.blocks_per_sm),
+                                    r->occ.blocks_per_sm);
     }
     /* How rough, the README measures: sgemm-1 at 1024 on 8 SMs moves 1.4
      * times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000 two
@@ -238,6 +246,8 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "waves", (gint64) r->waves);
     member_int (b, "waves_simulated", (gint64) r->waves_run);
     member_int (b, "block_kinds", r->block_kinds);
+    json_builder_set_member_name (b, "last_wave_whole");
+    json_builder_add_boolean_value (b, r->last_wave_whole);
     json_builder_set_member_name (b, "sampled_by_waves");
     json_builder_add_boolean_value (b, r->by_waves);
     member_int (b, "detailed_sms", r->detailed_sms);

@@ -116,6 +116,9 @@ typedef struct {
     guint64 waves_run;          /* of them, simulated (sampled runs take
                                  * some, the rest extrapolated) */
     int detailed_sms;           /* simulated in full; the rest mirrored */
+    gboolean last_wave_whole;   /* a sampled run's partial last wave
+                                 * dealt out to SMs whole, not round
+                                 * robin (run_tail.h) */
     int block_kinds;            /* kinds of block a sampled run timed
                                  * apart (kern_block_work): 1 where the
                                  * launch's blocks are alike or the run

@@ -765,6 +765,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->events = cost.events;
     r->simulated_instructions = cost.instructions;
     r->sampled = TRUE;
+    r->last_wave_whole = may_pack && gpu_packs_last_wave (gpu);
     r->block_kinds = kinds.n;
     run_kinds_clear (&kinds);
     return TRUE;

@@ -71,6 +71,18 @@ contains "$work/j" '"dram_write_bytes" : 0'
 contains "$work/t" "DRAM traffic         12582912 B (12582912 read, 0 written back)"
 contains "$work/t" "held to what the L2 allows; extrapolated, "
 
+# A partial last wave dealt out to SMs whole, said (run_tail.h):
+# sgemm-10 at 768 on 12 SMs is 6 x 6 = 36 blocks, 2 an SM, so a wave
+# of 24 and 12 more; its SMs' two blocks retire together.  vecadd's is
+# not sampled.
+"$SMSIM" run --gpu a100 --set device.sm_count=12 --kernel sgemm-10 \
+    --size 768 --sampled --detailed-sms 4 >"$work/t"
+contains "$work/t" "last wave            its 12 blocks dealt 2 to an SM, not one"
+"$SMSIM" run --gpu a100 --set device.sm_count=12 --kernel sgemm-10 \
+    --size 768 --sampled --detailed-sms 4 --format json >"$work/t"
+contains "$work/t" '"last_wave_whole" : true'
+contains "$work/j" '"last_wave_whole" : false'
+
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
 contains "$work/t" "warp cycles per issued instruction"
 
