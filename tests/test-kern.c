@@ -1155,9 +1155,9 @@ run_a100_12_both (const char *id, gint64 size, RunResult *sampled,
 /* A partial last wave where an SM holds two blocks (run_tail.c).
  * sgemm-10 at 768 on 12 SMs: 36 blocks of 4 warps, a wave of 24 and 12
  * more.  An SM's two, started together, retire together, so the exact
- * run gives the 12 to 6 SMs, two each; mirrors dealt them out round
- * robin, one to each SM, and a lone block runs faster than a pair: 20
- * % short of exact.  sgemm-4 at 384, 36 blocks of 16 warps, which share
+ * run gives 4 SMs two of the 12 (and 4 one), and ends with a pair;
+ * mirrors dealt them out round robin, one to each SM, and a lone block
+ * runs faster than a pair: 20 % short of exact.  sgemm-4 at 384, 36 blocks of 16 warps, which share
  * an SM unevenly (one retires some 100,000 cycles before the other, as
  * at 1024 on the whole A100): one to each SM, as round robin has it. */
 Test (kern, a_partial_last_wave_goes_to_sms_as_their_slots_free,

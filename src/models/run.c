@@ -81,7 +81,8 @@ run_how (const GpuSpec *spec, const KernInstance *k, const RunOptions *o,
 /* A bar made of parts: with a warm-up launch, each simulated launch is
  * half of it, and a replay (warm_launches) the first half of the timed
  * launch's half; a sampled run whose traffic may be replayed
- * (one_launch) is the first half of its own, the replay the second.
+ * (sampled_launch) is the first half of its own, the replay the
+ * second.
  * Parts start 'from' quarters in and fill 'quarters', in the first
  * part's units (its 'total') of twice them. */
 typedef struct {
@@ -112,7 +113,8 @@ bar_part (Bar *b, guint64 from, guint64 quarters)
     b->quarters = quarters;
 }
 
-/* No timed launch after all: the bar ends where it stands. */
+/* Nothing more to come (no timed launch, no replay after all): the bar
+ * runs to its end. */
 static void
 bar_done (Bar *b)
 {

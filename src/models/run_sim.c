@@ -53,9 +53,9 @@ static void
 block_retired (void *ctx, int sm, guint64 block, Cycle at)
 {
     RunWindow *w = ctx;
-    if (w->guess_pack) {
+    if (w->guess_pack && w->gpu != NULL) {
         w->guess_pack = FALSE;
-        gpu_set_pack_last_wave (w->dealer,
+        gpu_set_pack_last_wave (w->gpu,
                                 run_tail_guess (w->probe, sm, w->sm_count,
                                                 w->per_sm, w->iterations));
     }
@@ -99,9 +99,7 @@ run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                               win->nth[1] > 0 || win->guess_pack
                           ? block_retired : NULL,
                       win->warm_l2, win->pack_last_wave };
-    Gpu *gpu = gpu_new (spec, &w);
-    win->dealer = gpu;
-    return gpu;
+    return gpu_new (spec, &w);
 }
 
 void

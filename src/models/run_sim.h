@@ -52,7 +52,7 @@ typedef struct {
     /* If 'gpu' is set and 'retired': the counters at bound[i] blocks
      * retired -- each detailed SM's (and its mirrors') when it has, the
      * memory's when all have ('reached' of them so far). */
-    const Gpu *gpu;
+    Gpu *gpu;
     int detailed;
     int bound[2];
     SimStats st_bound[2];
@@ -68,12 +68,11 @@ typedef struct {
     /* The L2 the launch before left, or NULL: a cold start (gpu.h). */
     const Cache *warm_l2;
     /* The partial last wave's blocks dealt out to SMs whole (gpu.h);
-     * or, if 'guess_pack', as run_tail_guess says at the first
-     * retirement of a block of the first wave ('per_sm' blocks on each
-     * of 'sm_count' SMs), the run's gpu dealing them so ('dealer'). */
+     * or, if 'guess_pack' and 'gpu' is set, as run_tail_guess says at
+     * the first retirement of a block of the first wave ('per_sm'
+     * blocks on each of 'sm_count' SMs). */
     gboolean pack_last_wave;
     gboolean guess_pack;
-    Gpu *dealer;
     int per_sm, sm_count;
     /* For each nth[i] > 0: the cycle the run's nth[i]-th block retired,
      * counting the detailed SMs' ('n_all' so far), and, if 'gpu' is
