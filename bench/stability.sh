@@ -9,7 +9,7 @@
 # or how the last wave is dealt out (README).  Prints each kernel's
 # GFLOP/s with the presets and its largest move, and the mean of those.
 # Nothing here chooses a value.
-# Four validations per GPU (ten seconds each on two cores).
+# Five validations per GPU: about a minute for both on two cores.
 #   GPUS=a6000 sh bench/stability.sh
 set -eu
 : "${SMSIM:=./smsim}"
