@@ -1157,9 +1157,10 @@ run_a100_12_both (const char *id, gint64 size, RunResult *sampled,
  * more.  An SM's two, started together, retire together, so the exact
  * run gives 4 SMs two of the 12 (and 4 one), and ends with a pair;
  * mirrors dealt them out round robin, one to each SM, and a lone block
- * runs faster than a pair: 20 % short of exact.  sgemm-4 at 384, 36 blocks of 16 warps, which share
- * an SM unevenly (one retires some 100,000 cycles before the other, as
- * at 1024 on the whole A100): one to each SM, as round robin has it. */
+ * runs faster than a pair: 20 % short of exact.  sgemm-4 at 384, 36
+ * blocks of 16 warps, which share an SM unevenly (one retires some
+ * 100,000 cycles before the other, as at 1024 on the whole A100): one
+ * to each SM, as round robin has it. */
 Test (kern, a_partial_last_wave_goes_to_sms_as_their_slots_free,
       .timeout = 60)
 {

@@ -77,6 +77,20 @@ text_dram (GString *o, const RunResult *r)
                             x->dram_read_bytes, x->dram_write_bytes);
 }
 
+/* The partial last wave dealt out to SMs whole (run_tail.h): each SM
+ * takes a block for every slot, the first fewer if the wave has fewer
+ * blocks than an SM slots (gpu.c, mirrored_block). */
+static void
+last_wave_line (GString *o, const GpuSpec *s, const RunResult *r)
+{
+    guint64 per_sm = (guint64) r->occ.blocks_per_sm;
+    guint64 tail = r->blocks % ((guint64) s->device.sm_count * per_sm);
+    g_string_append_printf (o, "last wave            its %" G_GUINT64_FORMAT
+                            " blocks dealt %" G_GUINT64_FORMAT " to an SM, "
+                            "not one (an SM's blocks retire together)\n",
+                            tail, MIN (tail, per_sm));
+}
+
 static void
 text_report (GString *o, const GpuSpec *s, const KernInstance *k,
              const RunResult *r)
@@ -113,13 +127,7 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                                     "apart (some have idle threads)\n",
                                     r->block_kinds);
         if (r->last_wave_whole)
-            g_string_append_printf (o, "last wave            its %"
-                                    G_GUINT64_FORMAT " blocks dealt %d to an "
-                                    "SM, not one (an SM's blocks retire "
-                                    "together)\n",
-                                    r->blocks % ((guint64) s->device.sm_count *
-                                                 (guint64) r->occ.blocks_per_sm),
-                                    r->occ.blocks_per_sm);
+            last_wave_line (o, s, r);
     }
     /* How rough, the README measures: sgemm-1 at 1024 on 8 SMs moves 1.4
      * times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000 two
