@@ -243,10 +243,7 @@ run_sampled_detailed_sms (const KernInstance *k, const OccResult *occ,
                           guint64 blocks, int sm_count, guint64 window)
 {
     guint64 per_wave = (guint64) sm_count * (guint64) occ->blocks_per_sm;
-    /* A mirror plays its SM's block, not its own (gpu.h): where blocks
-     * differ, an edge block would count as a whole one. */
-    if (k->uneven ||
-        sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
+    if (sm_count < SAMPLED_DETAILED_SMS * (1 + MIRRORS_PER_DETAILED_SM) ||
         sample_is_launch (k, occ, blocks, per_wave, window))
         return sm_count;
     return SAMPLED_DETAILED_SMS;
@@ -502,13 +499,16 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *      against exact runs it does better than the first wave's all the
  *      same (full_waves_to_run).  Otherwise a wave's blocks' fixed
  *      costs are in the run's waves only.
- *    Where blocks differ (KernInstance.uneven), every SM runs in full
- *    (run_sampled_detailed_sms), each block's iterations past 'w' go at
- *    the rate of its own kind's, and with one block per SM the launch's
- *    blocks are dealt out to the SMs, each taking its kind's time
- *    (run_kinds_dealt, run_kinds.c); with more, the full waves past the
- *    run's go by the rate above, by their blocks' busy warps
- *    (run_kinds_wave_warps).
+ *    Where blocks differ (KernInstance.uneven), each block's iterations
+ *    past 'w' go at the rate of its own kind's, and with one block per
+ *    SM the launch's blocks are dealt out to the SMs, each taking its
+ *    kind's time (run_kinds_dealt, run_kinds.c); with more, the full
+ *    waves past the run's go by the rate above, by their blocks' busy
+ *    warps (run_kinds_wave_warps).  Only the SMs in full time the
+ *    kinds: a mirror sends its own block's requests, an edge block's
+ *    busy lanes' alone, but in its SM's block's time.  That is enough:
+ *    sgemm-1 at 1000 on the A100 came out +0.45 % of exact with 4 SMs
+ *    in full, in 2.3 s, and -0.28 % with all 108, in 27 s.
  * 3. The last wave.  With mirrors, blocks go out round robin (gpu.c),
  *    which deals a partial last wave out one block an SM; an exact run
  *    gives each to the SM that frees a slot first, and where an SM's
