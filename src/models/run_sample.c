@@ -424,7 +424,12 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *    affords MAX_WINDOW, takes as many iterations as it affords, the whole
  *    loop if it can, and keeps them (affordable_window): the window is then
  *    all that is cut, a shorter one saves at most half of a small run, and
- *    each iteration cut is one more extrapolated.  A short window costs
+ *    each iteration cut is one more extrapolated.  So is a window that
+ *    is the whole loop (MAX_WINDOW or fewer): there too a cut saves at
+ *    most half the run, and a loop whose warps drift apart, meeting at
+ *    no barrier, costs more an iteration as it goes on than its first
+ *    16 iterations show (kernel 2 at 1000 on the A6000, 62 iterations:
+ *    -6.2 % of exact with 32, +1.3 % whole).  A short window costs
  *    accuracy where the loop's data outgrow the L2 and the window's do not
  *    (kernel 10 at 1024 on 8 SMs, 4 waves, came out -2.9 % of exact with a
  *    window of 32, -0.7 % with a 64 MB L2; 64 is its whole loop), and a
@@ -584,7 +589,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                                                  (double) per_wave)
                                  : 1.0;
     RunFirstWave f = {
-        .window = w, .keep = window > 0 || afford > 0,
+        .window = w, .keep = window > 0 || afford > 0 || w == iters,
         .l2_bytes = (guint64) spec->device.l2_kib * 1024, .iterations = iters,
         .reuse = reuse,
         .longest = (double) waves > reuse + 1
