@@ -771,6 +771,39 @@ Test (kern, uneven_blocks_are_mirrored)
                                             s->device.sm_count, 0), 4);
 }
 
+/* A mirror's stream gives a warp's global loads and stores, then
+ * nothing, however often it is asked (sm.c asks at each of its SM's
+ * requests).  At 600 = 18 x 32 + 24 kernel 2's last grid row of blocks
+ * has 24 warps with rows of C and 8 without, which exit before the
+ * loop: their mirror streams give nothing at all.  They once went on
+ * to the epilogue's loads and C's stores when asked again. */
+Test (kern, mirror_streams_end_for_good)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-2", 600, NULL);
+    guint64 corner = kern_blocks (k) - 1;
+    int idle = 0;
+    for (int w = 0; w < kern_warps (k); w++) {
+        g_autoptr (InstrStream) full = kern_open_warp (k, corner, w);
+        g_autoptr (InstrStream) lg = kern_open_mirror_window (k, corner, w,
+                                                              k->iterations);
+        guint64 n_full = 0, n_lg = 0;
+        const Instr *in;
+        idle += !kern_stream_plays_loop (full);
+        while ((in = instr_stream_next (full)) != NULL)
+            n_full += instr_info (in->op)->pipe == PIPE_LG;
+        while (instr_stream_next (lg) != NULL)
+            n_lg++;
+        for (int again = 0; again < 3; again++)
+            cr_expect_null (instr_stream_next (lg), "warp %d, asked again", w);
+        cr_expect_eq (n_lg, n_full, "warp %d: %" G_GUINT64_FORMAT " of %"
+                      G_GUINT64_FORMAT " loads and stores", w, n_lg, n_full);
+        if (!kern_stream_plays_loop (full))
+            cr_expect_eq (n_lg, 0, "idle warp %d", w);
+    }
+    cr_expect_eq (idle, 8);
+}
+
 /* Kernel 2's B loads are 4 sectors (32 consecutive floats), its A loads
  * 1 (a broadcast). */
 Test (kern, sgemm2_coalesced)

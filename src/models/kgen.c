@@ -257,10 +257,14 @@ kstream_next (InstrStream *base)
     if (s->done)
         return NULL;
     const KOp *o = next_op (s);
-    if (o == NULL && s->lg_only)
-        return NULL;
     if (o == NULL) {
+        /* Done for good: a warp that exits before the loop is left at
+         * the epilogue, which a mirror's stream, asked again, would
+         * otherwise play (its loads and C's stores, for a warp with no
+         * row of C). */
         s->done = TRUE;
+        if (s->lg_only)
+            return NULL;
         instr_init (&s->instr, INSTR_EXIT);
         s->instr.active = s->active;
         return &s->instr;

@@ -512,8 +512,8 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *    warps (run_kinds_wave_warps).  Only the SMs in full time the
  *    kinds: a mirror sends its own block's requests, an edge block's
  *    busy lanes' alone, but in its SM's block's time.  That is enough:
- *    sgemm-1 at 1000 on the A100 came out +0.45 % of exact with 4 SMs
- *    in full, in 2.3 s, and -0.28 % with all 108, in 27 s.
+ *    sgemm-1 at 1000 on the A100 came out -0.13 % of exact with 4 SMs
+ *    in full, in 3.5 s, and -0.28 % with all 108, in 28 s.
  * 3. The last wave.  With mirrors, blocks go out round robin (gpu.c),
  *    which deals a partial last wave out one block an SM; an exact run
  *    gives each to the SM that frees a slot first, and where an SM's
