@@ -429,7 +429,7 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *    most half the run, and a loop whose warps drift apart, meeting at
  *    no barrier, costs more an iteration as it goes on than its first
  *    16 iterations show (kernel 2 at 1000 on the A6000, 62 iterations:
- *    -6.2 % of exact with 32, +1.3 % whole).  A short window costs
+ *    -6.2 % of exact with 32, +1.2 % whole).  A short window costs
  *    accuracy where the loop's data outgrow the L2 and the window's do not
  *    (kernel 10 at 1024 on 8 SMs, 4 waves, came out -2.9 % of exact with a
  *    window of 32, -0.7 % with a 64 MB L2; 64 is its whole loop), and a
