@@ -15,6 +15,7 @@
 #include "models/probe.h"
 #include "models/ref.h"
 #include "models/run.h"
+#include "models/run_kinds.h"
 #include "models/run_replay.h"
 #include "models/run_sample.h"
 #include "models/run_tail.h"
@@ -1582,8 +1583,25 @@ Test (kern, sampled_mirrors_uneven_blocks)
         cr_assert_lt (b.sampled.waves_run, runs[i].waves);
         cr_expect_eq (b.sampled.detailed_sms, 4);
         cr_expect_eq (b.sampled.block_kinds, 4);
+        cr_expect (b.sampled.block_kinds_met >= 1 &&
+                   b.sampled.block_kinds_met <= 4);
         expect_cycles_close (&b);
     }
+}
+
+/* The kinds the SMs in full met: those of the blocks they ran
+ * (RunWindow.block_sm, -1 on a mirror).  Five blocks of three kinds,
+ * of which the SMs in full ran blocks 0 (kind 0) and 3 (kind 0 again)
+ * and 4 (kind 2): two kinds met, kind 1 not. */
+Test (kern, kinds_met_are_those_the_sms_in_full_ran)
+{
+    int of[] = { 0, 1, 2, 0, 2 }, block_sm[] = { 0, -1, -1, 1, 3 };
+    RunKinds c = { .n = 3, .of = of };
+    RunWindow win = { .block_sm = block_sm };
+    cr_expect_eq (run_kinds_met (&c, &win, 5), 2);
+    block_sm[4] = -1;
+    cr_expect_eq (run_kinds_met (&c, &win, 5), 1);
+    cr_expect_eq (run_kinds_met (&c, &win, 0), 0);
 }
 
 /* The same where an SM holds two blocks, so the full waves past the

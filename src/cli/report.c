@@ -126,6 +126,11 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
             g_string_append_printf (o, "blocks               %d kinds, timed "
                                     "apart (some have idle threads)\n",
                                     r->block_kinds);
+        if (r->block_kinds_met < r->block_kinds)
+            g_string_append_printf (o, "                     %d of them met "
+                                    "on the SMs in full, the others scaled "
+                                    "by their busy threads\n",
+                                    r->block_kinds_met);
         if (r->last_wave_whole)
             last_wave_line (o, s, r);
     }
@@ -254,6 +259,7 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_int (b, "waves", (gint64) r->waves);
     member_int (b, "waves_simulated", (gint64) r->waves_run);
     member_int (b, "block_kinds", r->block_kinds);
+    member_int (b, "block_kinds_met", r->block_kinds_met);
     json_builder_set_member_name (b, "last_wave_whole");
     json_builder_add_boolean_value (b, r->last_wave_whole);
     json_builder_set_member_name (b, "sampled_by_waves");

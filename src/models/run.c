@@ -230,7 +230,7 @@ one_launch (const GpuSpec *spec, const KernInstance *k,
 {
     int all = spec->device.sm_count;
     gboolean sampled = how == RUN_HOW_WINDOW;
-    out->block_kinds = 1;
+    out->block_kinds = out->block_kinds_met = 1;
     if (how == RUN_HOW_WAVES) {
         run_by_waves (spec, k, out, options, l2);
         if (out->sampled)

@@ -49,6 +49,19 @@ run_kinds_clear (RunKinds *c)
     g_hash_table_unref (c->index);
 }
 
+int
+run_kinds_met (const RunKinds *c, const RunWindow *win, guint64 blocks)
+{
+    g_autofree gboolean *met = g_new0 (gboolean, c->n);
+    int n = 0;
+    for (guint64 b = 0; b < blocks; b++)
+        if (win->block_sm[b] >= 0 && !met[c->of[b]]) {
+            met[c->of[b]] = TRUE;
+            n++;
+        }
+    return n;
+}
+
 /* The time each kind of block takes (RunKinds): from its SM's block
  * before retiring to its own retiring, plus its iterations past the
  * window ('ext', latest_end in run_sample.c), on average over the

@@ -29,6 +29,10 @@ void run_kinds_init (RunKinds *c, const KernInstance *k, const RunWindow *win,
                      guint64 blocks);
 void run_kinds_clear (RunKinds *c);
 
+/* How many of the kinds the SMs in full ran a block of (the run's
+ * 'blocks' blocks, RunWindow.block_sm). */
+int run_kinds_met (const RunKinds *c, const RunWindow *win, guint64 blocks);
+
 /* One block per SM: when the launch ends, its blocks dealt out in
  * order, each to the first of 'sms' SMs to free, each taking its
  * kind's time in the run ('ext': each run block's iterations past the

@@ -772,6 +772,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     r->sampled = TRUE;
     r->last_wave_whole = may_pack && gpu_packs_last_wave (gpu);
     r->block_kinds = kinds.n;
+    r->block_kinds_met = run_kinds_met (&kinds, &win, run_blocks);
     run_kinds_clear (&kinds);
     return TRUE;
 }
