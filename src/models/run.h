@@ -124,8 +124,9 @@ typedef struct {
                                  * launch's blocks are alike or the run
                                  * is not sampled by a window */
     int block_kinds_met;        /* of them, those the SMs in full ran a
-                                 * block of; the others take a whole
-                                 * block's time by their busy lanes */
+                                 * block of; the others are scaled from
+                                 * them by their busy threads
+                                 * (run_kinds.c) */
     guint64 simulated_instructions;   /* what the run actually simulated */
     guint64 launches;           /* back to back (RunOptions), at least 1 */
     RunWarm warm;               /* the L2 they were simulated from */
