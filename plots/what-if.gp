@@ -1,7 +1,8 @@
 # Figure 11: what-if.  A kernel's time on hypothetical SMs with a
 # quarter, half, twice or four times one resource of the preset's (the
 # others as they are), relative to the preset itself.
-# CSV: resource,factor,value,time_ms,relative_time,occupancy_pct.
+# CSV: resource,factor,value,time_ms,relative_time,occupancy_pct (the
+# last three empty for a design the kernel cannot launch on).
 fig_w = 5.5; fig_h = 3.6
 load stylefile
 
@@ -16,6 +17,9 @@ set ylabel 'time, relative to the preset'
 set yrange [0:*]
 set grid xtics ytics
 set key outside right center vertical reverse Left
+# Designs the kernel cannot launch on are gaps in their lines.
+if (cannot_launch ne '') \
+    set label 1 sprintf('cannot launch: %s', cannot_launch) at graph 0.02, graph 0.05 left font ',8'
 plot datafile using "factor":(at("registers")) with linespoints lt 1 title 'registers', \
      '' using "factor":(at("shared memory")) with linespoints lt 2 title 'shared memory', \
      '' using "factor":(at("DRAM latency")) with linespoints lt 3 title 'DRAM latency', \

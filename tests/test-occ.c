@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
@@ -316,6 +318,39 @@ Test (occ, launch_carveout_fit)
     occ_compute (preset_spec (p), &l, &r);
     cr_assert_eq (r.launch_carveout, 16 * 1024);
     cr_assert_eq (r.l1_bytes, 112 * 1024);
+}
+
+/* A block that passes every per-block check yet finds no room on the
+ * SM: the what-if figure's "four times the schedulers" for sgemm-10 on
+ * the A6000.  16 sub-partitions split 65536 registers into 4096 each;
+ * 168 registers x 32 = 5376 per warp (a multiple of 256 already) does
+ * not fit one, so 0 warps an SM, 0 blocks.  The calculator answers 0
+ * (as CUDA's does); a launch cannot run.  With the shipped 4
+ * sub-partitions, 16384 each hold 3 warps, 12 an SM: 3 blocks of 4. */
+Test (occ, no_block_fits_is_an_answer_not_a_launch)
+{
+    const char *sets[] = { "sm.sub_partitions=16", "sm.fp32_lanes=512",
+                           NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) four = preset_load ("a6000", NULL, sets, &error);
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    cr_assert_not_null (four, "%s", error ? error->message : "");
+    OccLaunch l = { 128, 168, 0, 0, -1 };
+    OccResult r;
+    occ_compute (preset_spec (four), &l, &r);
+    cr_assert (occ_check (preset_spec (four), &l, &r, NULL));
+    cr_assert_eq (r.regs_per_warp, 5376);
+    cr_assert_eq (r.regs_per_sub_partition, 4096);
+    cr_assert_eq (r.blocks_per_sm, 0);
+    cr_assert_eq (r.limiter & R, R);
+    cr_assert_not (occ_check_fits (preset_spec (four), &r, &error));
+    cr_assert (g_error_matches (error, SMSIM_LAUNCH_ERROR, OCC_NO_BLOCK_FITS));
+    cr_assert (strstr (error->message, "registers") != NULL, "%s",
+               error->message);
+
+    occ_compute (preset_spec (p), &l, &r);
+    cr_assert_eq (r.blocks_per_sm, 3);
+    cr_assert (occ_check_fits (preset_spec (p), &r, NULL));
 }
 
 /* ------------------------------------------------------------------ */

@@ -133,8 +133,13 @@ typedef struct {
     gint64 size;
     GStrv params;                /* NAME=VALUE, may be NULL */
     RunMode mode;
+    /* A launch the GPU cannot make (SMSIM_LAUNCH_ERROR: a block too big
+     * for its resources) is this run's answer, in 'cannot_launch', not
+     * the figure's failure (a what-if design). */
+    gboolean may_not_launch;
     RunResult result;
     double flops;                /* of the launch (the instance's) */
+    GError *cannot_launch;       /* NULL where it ran */
 } FigRun;
 
 /* A launch of 'kernel' on 'spec' (made as 'spec_key' says); 'params'
@@ -145,11 +150,12 @@ void fig_run_init (FigRun *r, const GpuSpec *spec, const char *spec_key,
 void fig_run_clear (FigRun *r);
 
 /* Simulate 'runs' (what the cache lacks) on all cores.  The first
- * failure is returned, naming the launch. */
+ * failure is returned, naming the launch (FigRun.may_not_launch says
+ * which are not failures). */
 gboolean fig_run_all (const FigOptions *o, FigRun *runs, guint n,
                       GError **error);
-/* How 'runs' (simulated) were run, for a title: "sampled", "exact" or
- * "partly sampled". */
+/* How 'runs' (simulated, or that cannot launch) were run, for a title:
+ * "sampled", "exact" or "partly sampled". */
 const char *fig_run_sampling (const FigRun *runs, guint n);
 /* How a title names the size of a launch of 'kernel': "256 x 256" where
  * --size is the side of square matrices (PMPP's, the SGEMMs), else

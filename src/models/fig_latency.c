@@ -152,7 +152,7 @@ latency_build (const FigOptions *o, FigData *d, GError **error)
     occ_compute (s, &l, &occ);
     /* A GPU (through --set) that cannot hold the launch has no point to
      * draw. */
-    if (!occ_check (s, &l, &occ, error))
+    if (!occ_check (s, &l, &occ, error) || !occ_check_fits (s, &occ, error))
         return FALSE;
     Point pts[N_LEVELS * G_N_ELEMENTS (warp_points)];
     guint n = 0;

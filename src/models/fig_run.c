@@ -10,6 +10,7 @@
 
 #include "models/cores.h"
 #include "models/fig.h"
+#include "models/occ.h"
 
 struct FigCache {
     GHashTable *runs;     /* key -> RunResult */
@@ -52,6 +53,7 @@ fig_run_clear (FigRun *r)
     g_clear_pointer (&r->spec_key, g_free);
     g_clear_pointer (&r->kernel, g_free);
     g_clear_pointer (&r->params, g_strfreev);
+    g_clear_error (&r->cannot_launch);
 }
 
 static char *
@@ -108,6 +110,10 @@ run_task (gpointer data, gpointer user)
     g_mutex_unlock (&pool->lock);
     if (simulate (r, &error))
         return;
+    if (r->may_not_launch && error->domain == SMSIM_LAUNCH_ERROR) {
+        r->cannot_launch = error;
+        return;
+    }
     g_prefix_error (&error, "%s at %" G_GINT64_FORMAT " on %s: ", r->kernel,
                     r->size, r->spec->id);
     g_mutex_lock (&pool->lock);
@@ -140,7 +146,7 @@ from_cache (const FigOptions *o, FigRun *r)
 static void
 to_cache (const FigOptions *o, const FigRun *r)
 {
-    if (o->cache == NULL)
+    if (o->cache == NULL || r->cannot_launch != NULL)
         return;
     Cached *c = g_new (Cached, 1);
     c->result = r->result;
@@ -179,10 +185,13 @@ fig_run_all (const FigOptions *o, FigRun *runs, guint n, GError **error)
 const char *
 fig_run_sampling (const FigRun *runs, guint n)
 {
-    guint sampled = 0;
-    for (guint i = 0; i < n; i++)
+    guint sampled = 0, ran = 0;
+    for (guint i = 0; i < n; i++) {
+        ran += runs[i].cannot_launch == NULL;
         sampled += runs[i].result.sampled ? 1 : 0;
-    return sampled == 0 ? "exact" : sampled == n ? "sampled" : "partly sampled";
+    }
+    return sampled == 0 ? "exact" : sampled == ran ? "sampled"
+                                                   : "partly sampled";
 }
 
 char *

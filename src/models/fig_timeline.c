@@ -206,7 +206,7 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     l.static_smem_bytes = k->static_smem;
     l.dyn_smem_bytes = k->dyn_smem;
     occ_compute (s, &l, &occ);
-    if (!occ_check (s, &l, &occ, error) ||
+    if (!occ_check (s, &l, &occ, error) || !occ_check_fits (s, &occ, error) ||
         !run_check_caches (s, &occ, 1, 1, error))
         return FALSE;
     int n_slots = s->sm.max_threads / s->device.warp_size;

@@ -11,7 +11,11 @@
  *   schedulers      sub-partitions, each with its scheduler and pipes
  *                   (the register file is split among more of them).
  * By default PMPP's tiled matmul at 256 x 256: small enough to run whole
- * in a fraction of a second per SM design.
+ * in a fraction of a second per SM design.  A design the kernel cannot
+ * launch on (a quarter of the registers for a block of sgemm-5's; four
+ * times the schedulers, each with a quarter of the registers, for a
+ * warp of sgemm-10's) is a gap in its line, named in the figure and the
+ * notes: that it cannot launch is the answer there.
  */
 #include "config.h"
 
@@ -123,8 +127,20 @@ find_design (const Design *ds, guint n, int res, double f)
     return 0;
 }
 
+/* "registers x1/4" */
+static char *
+design_name (const Design *d)
+{
+    return g_strdup_printf (d->factor < 1 ? "%s x1/%g" : "%s x%g",
+                            res_names[d->res],
+                            d->factor < 1 ? 1 / d->factor : d->factor);
+}
+
+/* The rows; a design that cannot launch has no time, and is named in
+ * 'gaps' and the notes. */
 static void
-write_rows (FigData *d, const Design *ds, const FigRun *runs, guint n)
+write_rows (FigData *d, const Design *ds, const FigRun *runs, guint n,
+            GString *gaps)
 {
     static const double all[] = { 0.25, 0.5, 1, 2, 4 };
     double base = runs[0].result.time_ms;
@@ -136,9 +152,20 @@ write_rows (FigData *d, const Design *ds, const FigRun *runs, guint n)
             const RunResult *r = &runs[i].result;
             double value = i == 0 ? base_value (preset_spec (ds[0].preset), res)
                                   : ds[i].value;
-            g_string_append_printf (d->csv, "%s,%g,%g,%.5f,%.4f,%.2f\n",
-                                    res_names[res], all[k], value, r->time_ms,
-                                    r->time_ms / base, r->occ.occupancy_pct);
+            g_string_append_printf (d->csv, "%s,%g,%g,", res_names[res],
+                                    all[k], value);
+            if (runs[i].cannot_launch == NULL) {
+                g_string_append_printf (d->csv, "%.5f,%.4f,%.2f\n",
+                                        r->time_ms, r->time_ms / base,
+                                        r->occ.occupancy_pct);
+                continue;
+            }
+            g_autofree char *name = design_name (&ds[i]);
+            g_string_append (d->csv, ",,\n");
+            g_string_append_printf (gaps, "%s%s", gaps->len > 0 ? ", " : "",
+                                    name);
+            g_string_append_printf (d->notes, "%s: %s\n", name,
+                                    runs[i].cannot_launch->message);
         }
 }
 
@@ -163,6 +190,7 @@ run_designs (const FigOptions *o, Design *ds, FigRun *runs, GError **error)
             return FALSE;
         fig_run_init (&runs[i], preset_spec (ds[i].preset), key, kernel, size,
                       o->params, RUN_AUTO);
+        runs[i].may_not_launch = i > 0;
     }
     return fig_run_all (o, runs, N_POINTS, error);
 }
@@ -175,7 +203,9 @@ whatif_build (const FigOptions *o, FigData *d, GError **error)
     gboolean ok = run_designs (o, ds, runs, error);
     if (ok) {
         const GpuSpec *s = preset_spec (ds[0].preset);
-        write_rows (d, ds, runs, N_POINTS);
+        g_autoptr (GString) gaps = g_string_new (NULL);
+        write_rows (d, ds, runs, N_POINTS, gaps);
+        fig_var_str (d, "cannot_launch", "%s", gaps->str);
         fig_var_str (d, "gpu", "%s", s->device.name);
         fig_var_str (d, "kernel", "%s", runs[0].kernel);
         fig_var_num (d, "size", (double) runs[0].size);

@@ -281,7 +281,42 @@ occ_check (const GpuSpec *spec, const OccLaunch *l, const OccResult *r,
                      spec->sm.smem_per_block_optin);
         break;
     }
+    case OCC_NO_BLOCK_FITS:    /* occ_check_fits's; occ_compute's never */
+        g_assert_not_reached ();
     }
+    return FALSE;
+}
+
+gboolean
+occ_check_fits (const GpuSpec *spec, const OccResult *r, GError **error)
+{
+    if (r->status != OCC_OK || r->blocks_per_sm > 0)
+        return TRUE;
+    g_autoptr (GString) why = g_string_new (NULL);
+    if (r->limit_regs == 0)
+        g_string_append_printf (
+            why, "; registers: a warp takes %" G_GINT64_FORMAT ", a "
+            "sub-partition holds %d (sm.registers / sm.sub_partitions), so "
+            "the SM's %d hold %d warps, and a block has %d",
+            r->regs_per_warp, r->regs_per_sub_partition,
+            spec->sm.sub_partitions,
+            r->warps_per_sub_partition * spec->sm.sub_partitions,
+            r->warps_per_block);
+    if (r->limit_warps == 0)
+        g_string_append_printf (
+            why, "; warps: the SM holds %d (sm.max_threads), a block has %d",
+            r->max_warps_per_sm, r->warps_per_block);
+    if (r->limit_smem == 0)
+        g_string_append_printf (
+            why, "; shared memory: a block takes %" G_GINT64_FORMAT " B, the "
+            "carveout gives %" G_GINT64_FORMAT " B", r->smem_per_block,
+            r->smem_pool);
+    if (r->limit_blocks == 0)
+        g_string_append (why, "; block slots: sm.max_blocks = 0");
+    g_set_error (error, SMSIM_LAUNCH_ERROR, OCC_NO_BLOCK_FITS,
+                 "not one block fits an SM of %s, so the launch cannot "
+                 "run%s (`smsim occupancy` shows the arithmetic)", spec->id,
+                 why->str);
     return FALSE;
 }
 

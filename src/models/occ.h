@@ -58,7 +58,9 @@ typedef enum {
     OCC_TOO_MANY_REGS,           /* regs per thread > allocation cap */
     OCC_REGS_PER_BLOCK,          /* block's registers > per-block limit */
     OCC_STATIC_SMEM,             /* static > per-block default limit */
-    OCC_SMEM_PER_BLOCK           /* total > opt-in limit */
+    OCC_SMEM_PER_BLOCK,          /* total > opt-in limit */
+    OCC_NO_BLOCK_FITS            /* occ_check_fits only: occ_compute
+                                    answers 0 blocks an SM as it is */
 } OccStatus;
 
 /* "No limit from this resource" (0 registers, 0 bytes of shared memory). */
@@ -103,6 +105,13 @@ void occ_compute (const GpuSpec *spec, const OccLaunch *launch,
  * which limit the launch breaks, with the value and the limit. */
 gboolean occ_check (const GpuSpec *spec, const OccLaunch *launch,
                     const OccResult *result, GError **error);
+
+/* TRUE when at least one block fits an SM; else a SMSIM_LAUNCH_ERROR
+ * (OCC_NO_BLOCK_FITS) naming each resource that allows none.  The
+ * calculator's answer of 0 blocks stands (the CUDA runtime's does);
+ * a launch of them fails. */
+gboolean occ_check_fits (const GpuSpec *spec, const OccResult *result,
+                         GError **error);
 
 /* Names of the binding limits, '+'-joined in a fixed order
  * ("registers+warps"), into 'buf'; "none" for an impossible launch. */

@@ -554,6 +554,7 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     launch_of (k, options, &out->launch);
     occ_compute (spec, &out->launch, &out->occ);
     if (!occ_check (spec, &out->launch, &out->occ, error) ||
+        !occ_check_fits (spec, &out->occ, error) ||
         !run_check_caches (spec, &out->occ, spec->device.sm_count,
                            MAX (options->launches, 1), error)) {
         g_prefix_error (error, "%s: ", kern_where (k));

@@ -97,6 +97,17 @@ if command -v gnuplot >/dev/null 2>&1; then
     contains "$work/wv.svg" "vecadd, --size 4096 on the"
     grep -q "4096 x 4096\|1 = 0.000 ms" "$work/wv.svg" &&
         fail "what-if of vecadd: $(grep -o 'vecadd, [^<]*' "$work/wv.svg")"
+    # A design the kernel cannot launch on is a gap, named in the figure
+    # and on standard error, not the end of the figure: sgemm-10 (180
+    # registers, 4 warps a block) on a quarter of the A6000's registers
+    # (16384 < 4 x 5888 a block) and on four times its schedulers (16 of
+    # 4096 registers each < 5888 a warp).
+    "$SMSIM" plot what-if --kernel sgemm-10 --size 128 -o "$work/w10.svg" \
+        >/dev/null 2>"$work/w10.err" || fail "what-if of sgemm-10: $(cat "$work/w10.err")"
+    contains "$work/w10.svg" "cannot launch: registers x1/4, schedulers x4"
+    contains "$work/w10.csv" "registers,0.25,16384,,,"
+    contains "$work/w10.csv" "schedulers,4,16,,,"
+    contains "$work/w10.err" "schedulers x4: sgemm-10: not one block fits an SM"
     # The roofline example of --help runs, and at no more than the
     # figure's default size (1024), which draws in seconds (at 2048 on
     # the A100 it took half a minute).  Sizes, not seconds: a timed test

@@ -122,6 +122,12 @@ contains "$work/err" "no sourced timing"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --param BLOCK=2000
 contains "$work/err" "BLOCK = 2000"
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs 300
+# A block that passes the per-block limits but finds no room on an SM
+# (16 sub-partitions of 4096 registers; a warp of sgemm-10 takes 5888):
+# occupancy answers 0 blocks, a run is refused (it divided by zero).
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-10 --size 256 --set sm.sub_partitions=16 --set sm.fp32_lanes=512
+contains "$work/err" "not one block fits an SM of a6000"
+contains "$work/err" "a warp takes 5888, a sub-partition holds 4096"
 # A block's dimensions within the preset's (a what-if's) limits:
 # vecadd's blocks are BLOCK x 1 (128 by default), sgemm-1's 32 x 32.
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 4096 --set device.max_block_x=64
