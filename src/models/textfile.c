@@ -12,8 +12,8 @@
 #include "models/csv.h"
 #include "models/textfile.h"
 
-static const char *
-kind_of (mode_t mode)
+const char *
+textfile_kind (unsigned mode)
 {
     return S_ISDIR (mode) ? "a directory"
            : S_ISCHR (mode) ? "a character device"
@@ -37,7 +37,7 @@ regular (const char *path, GStatBuf *st, GError **error)
     if (!S_ISREG (st->st_mode)) {
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                      "%s: %s; give a regular file", path,
-                     kind_of (st->st_mode));
+                     textfile_kind (st->st_mode));
         return FALSE;
     }
     return TRUE;

@@ -38,4 +38,8 @@ gboolean textfile_read_text (const char *path, const char *what,
  * is instead.  For readers that stream a file rather than load it. */
 gboolean textfile_check_regular (const char *path, GError **error);
 
+/* What a file of mode 'mode' is, for a message: "a pipe", "a
+ * directory" ... ("not a regular file" for the rest). */
+const char *textfile_kind (unsigned mode);
+
 #endif

@@ -21,6 +21,7 @@
 #include <glib/gstdio.h>
 
 #include "models/tempfiles.h"
+#include "models/textfile.h"
 #include "models/trace_store.h"
 
 G_DEFINE_QUARK (smsim-trace-error-quark, trace_error)
@@ -74,16 +75,24 @@ trace_file_open (const char *path, GError **error)
 {
     struct stat st;
     guint8 magic[2] = { 0, 0 };
-    int fd = g_open (path, O_RDONLY, 0);
+    /* Not blocking: a pipe would wait for a writer before fstat could
+     * refuse it (reads of a regular file never block). */
+    int fd = g_open (path, O_RDONLY | O_NONBLOCK, 0);
     if (fd < 0) {
         int err = errno;
         g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_IO,
                      "%s: cannot open: %s", path, g_strerror (err));
         return NULL;
     }
-    if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
+    if (fstat (fd, &st) != 0) {
+        io_error (error, path, errno);
+        close (fd);
+        return NULL;
+    }
+    if (!S_ISREG (st.st_mode)) {
         g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_IO,
-                     "%s: not a regular file", path);
+                     "%s: %s; give a regular file", path,
+                     textfile_kind (st.st_mode));
         close (fd);
         return NULL;
     }

@@ -25,6 +25,17 @@ bad() {
     done
 }
 
+# A pipe is refused at once, not waited on for a writer that never
+# comes (timeout turns a hang into a failure: exit 124, not 2); so is a
+# directory.
+if mkfifo "$work/fifo.trace" 2>/dev/null; then
+    for action in info replay; do
+        expect_fail 2 timeout 20 "$SMSIM" trace $action "$work/fifo.trace"
+        contains "$work/err" "$work/fifo.trace: a pipe; give a regular file"
+    done
+fi
+bad "$work" "a directory; give a regular file"
+
 # Header: a value out of range, an unknown key, a missing key, another
 # version, not a trace at all.
 n=$(grep -n '^block ' "$good" | cut -d: -f1)
