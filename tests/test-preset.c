@@ -283,6 +283,15 @@ static const Bad bad[] = {
     /* A list separated as CSV is: GKeyFile's lists take ';'. */
     { "", "alloc.carveout_steps_kib=200,100", "a100", PRESET_ERROR_VALUE,
       { "'200,100' is not an integer", "separated by ';'", "" } },
+    /* A preset's name goes into a trace's header line 'gpu NAME',
+     * which takes a name (traces/FORMAT.md): 'my gpu' wrote a trace its
+     * reader refused, and a line break wrote header lines of its own. */
+    { "", "preset.name=my gpu", "a100", PRESET_ERROR_VALUE,
+      { "name = my gpu", "letters, digits", "" } },
+    { "[preset]\nbase = a100\nname = ../../x\n", "", "", PRESET_ERROR_VALUE,
+      { "bad.ini:3:", "letters, digits", "" } },
+    { "", "device.name=x\nkernel evil", "a100", PRESET_ERROR_VALUE,
+      { "one line of text", "", "" } },
     { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
       { "sm.nonsense", "unknown key", "" } },
     /* Not GROUP.KEY=VALUE, or a part empty: the form (exit 1 in the

@@ -27,7 +27,8 @@ static const char *const carveout_names[] = { "fit", "max_shared", NULL };
 
 static const PkeyInfo keys[] = {
     { "preset", "name", PKEY_STRING, PKEY_REQUIRED, 0, 0, "", AT (id), NULL,
-      "preset id (the file name without .ini)" },
+      "preset id (the file name without .ini): letters, digits, '_', "
+      "'-' and '.'" },
     { "preset", "description", PKEY_STRING, PKEY_REQUIRED, 0, 0, "",
       AT (description), NULL, "one line: part, die, compute capability" },
     { "preset", "base", PKEY_STRING, PKEY_OPTIONAL, 0, 0, "", NOWHERE, NULL,
@@ -237,7 +238,7 @@ pkey_range_text (const PkeyInfo *info)
     case PKEY_ENUM:
         return g_strjoinv ("|", (char **) info->names);
     case PKEY_STRING:
-        return g_strdup ("any text");
+        return g_strdup (info->offset == AT (id) ? "a name" : "one line");
     }
     g_assert_not_reached ();
 }

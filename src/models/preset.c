@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -172,6 +173,20 @@ must_be (const char *range, const PkeyInfo *info)
                             info->unit);
 }
 
+
+/* A preset's id: letters, digits, '_', '-' and '.', as a trace's
+ * header and a kernel id take (trace_head.c). */
+static gboolean
+is_name (const char *text)
+{
+    if (*text == '\0')
+        return FALSE;
+    for (const char *c = text; *c; c++)
+        if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-' && *c != '.')
+            return FALSE;
+    return TRUE;
+}
+
 /* Parse 'text' into the spec field of 'info'; on failure 'why' says
  * what is wrong with it, and nothing is stored. */
 static gboolean
@@ -220,6 +235,18 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
         *(gboolean *) slot_of (preset, info) = strcmp (text, "true") == 0;
         return TRUE;
     case PKEY_STRING:
+        for (const char *c = text; *c; c++)
+            if (g_ascii_iscntrl (*c)) {
+                *why = g_strdup ("a control character (a line break?): must "
+                                 "be one line of text");
+                return FALSE;
+            }
+        if (info->offset == offsetof (GpuSpec, id) && !is_name (text)) {
+            *why = g_strdup ("must be a name of letters, digits, '_', '-' "
+                             "and '.': it names the GPU in trace files and "
+                             "tables");
+            return FALSE;
+        }
         if (info->offset != (size_t) -1) {
             char **s = slot_of (preset, info);
             g_free (*s);
