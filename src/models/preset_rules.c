@@ -171,9 +171,24 @@ check_timing (const Preset *p, GError **error)
            check_smem_rate (p, error);
 }
 
+/* The timing model's DRAM runs at the measured rate (memhier.c); a
+ * what-if that lowers the peak alone would not slow it, and reported
+ * traffic past the peak. */
+static gboolean
+check_device (const Preset *p, GError **error)
+{
+    const SpecDevice *d = &p->spec.device;
+    return require (p, d->dram_stream_gbs <= d->dram_bandwidth_gbs, "device",
+                    "dram_stream_gbs",
+                    "a kernel cannot measure more than the peak (the "
+                    "timing model runs at the measured rate: set both)",
+                    "device", "dram_bandwidth_gbs", error);
+}
+
 gboolean
 preset_rules_check (const Preset *p, const char *name, GError **error)
 {
     return check_missing (p, name, error) && check_sm (p, error) &&
-           check_smem (p, error) && check_timing (p, error);
+           check_smem (p, error) && check_device (p, error) &&
+           check_timing (p, error);
 }
