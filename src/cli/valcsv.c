@@ -206,8 +206,12 @@ read_row (const Header *h, const char *line, FigValidRow *row, char **why)
         return FALSE;
     row->modeled = !isnan (row->simulated_gflops);
     row->error_pct = row->modeled ? err : 0;
-    if (row->modeled && isnan (err)) {
-        *why = g_strdup ("error_pct is empty but simulated_gflops is not");
+    /* Both or neither: an error without a figure is drawn as neither. */
+    if (row->modeled != !isnan (err)) {
+        *why = g_strdup (row->modeled
+                             ? "error_pct is empty but simulated_gflops is not"
+                             : "simulated_gflops is empty but error_pct is "
+                               "not");
         return FALSE;
     }
     if (row->reference_gflops <= 0) {

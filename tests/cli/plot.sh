@@ -226,6 +226,12 @@ refused_table k12 's/^a100,sgemm-3,4096/a100,sgemm-12,4096/' \
     "k12.csv:6: a100 sgemm-12: no published figure"
 refused_table s256 's/^a100,sgemm-3,4096/a100,sgemm-3,256/' \
     "s256.csv:6: size = '256', but the published a100 sgemm-3 figure"
+# An error without its figure: the row was drawn as unmodelled, its
+# error_pct dropped without a word (the other way round was refused).
+refused_table noerrfig 's/^a100,sgemm-3,4096,5043.0,5451.9,-7.50/a100,sgemm-3,4096,,5451.9,-7.50/' \
+    "noerrfig.csv:6: simulated_gflops is empty but error_pct is not"
+refused_table nofigerr 's/^a100,sgemm-3,4096,5043.0,5451.9,-7.50/a100,sgemm-3,4096,5043.0,5451.9,/' \
+    "nofigerr.csv:6: error_pct is empty but simulated_gflops is not"
 # A NUL byte ended its line as a C string, and the rows after it were
 # dropped from the figure without a word.
 refused_table nul '5s/^/\x00/' "nul.csv:5: a NUL byte: a validation CSV is text"
