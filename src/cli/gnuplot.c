@@ -21,13 +21,18 @@
 
 G_DEFINE_QUARK (smsim-gnuplot-error-quark, gnuplot_error)
 
+/* 'end' closes a whole file of the kind, up to white space after it
+ * (PNG's is the IEND chunk's type and CRC): gnuplot exits 0 on a full
+ * disk, leaving the file cut short. */
 static const struct {
     const char *ext;
     const char *kind;        /* what plots/style.gp switches on */
+    const char *end;
+    gsize end_len;
 } formats[] = {
-    { ".png", "png" },
-    { ".pdf", "pdf" },
-    { ".svg", "svg" },
+    { ".png", "png", "IEND\xae\x42\x60\x82", 8 },
+    { ".pdf", "pdf", "%%EOF", 5 },
+    { ".svg", "svg", "</svg>", 6 },
 };
 
 static const char *
@@ -172,15 +177,44 @@ spawn (const char *commands, const char *script, char **err_text,
     return TRUE;
 }
 
-/* A script that never plots leaves the file empty: not a figure. */
+/* Whether the file 'path' of format 'kind' ends as a whole one does
+ * (formats[]). */
 static gboolean
-drew_something (const char *path, const char *script, GError **error)
+ends_whole (const char *path, const char *kind)
+{
+    guint i = 0;
+    while (strcmp (formats[i].kind, kind) != 0)
+        i++;
+    g_autofree char *bytes = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents (path, &bytes, &len, NULL))
+        return FALSE;
+    /* Not after PNG's, whose CRC may end in any byte. */
+    while (len > 0 && strcmp (kind, "png") != 0 &&
+           g_ascii_isspace (bytes[len - 1]))
+        len--;
+    return len >= formats[i].end_len &&
+           memcmp (bytes + len - formats[i].end_len, formats[i].end,
+                   formats[i].end_len) == 0;
+}
+
+/* A script that never plots leaves the file empty, and a full disk cut
+ * short: neither is a figure. */
+static gboolean
+whole_figure (const char *path, const char *kind, const char *script,
+              GError **error)
 {
     GStatBuf st;
-    if (g_stat (path, &st) == 0 && st.st_size > 0)
+    if (g_stat (path, &st) != 0 || st.st_size == 0)
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FAILED,
+                     "gnuplot drew nothing from %s", script);
+    else if (!ends_whole (path, kind))
+        g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FAILED,
+                     "gnuplot's %s from %s is cut short (%" G_GINT64_FORMAT
+                     " B, without the end of a %s file): is the disk full?",
+                     kind, script, (gint64) st.st_size, kind);
+    else
         return TRUE;
-    g_set_error (error, SMSIM_GNUPLOT_ERROR, GNUPLOT_ERROR_FAILED,
-                 "gnuplot drew nothing from %s", script);
     return FALSE;
 }
 
@@ -220,7 +254,7 @@ gnuplot_render (const char *name, const char *vars, const char *csv_path,
     /* One command line: -e takes ';' between commands. */
     g_strdelimit (cmds->str, "\n", ';');
     gboolean ok = spawn (cmds->str, script, &err_text, error) &&
-                  drew_something (tmp, script, error) &&
+                  whole_figure (tmp, kind, script, error) &&
                   put_figure (tmp, target, direct, error);
     /* Gone already when renamed. */
     if (!ok || direct)

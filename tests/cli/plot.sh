@@ -20,6 +20,22 @@ contains "$work/err" "$work/c.csv"
 # stride 2: 8 sectors, 50 % (test-fig.c derives them).
 contains "$work/c.csv" "stride 2,8,2,128,256,50.00"
 
+# A gnuplot that exits 0 with the figure cut short, as the real one does
+# on a full disk: refused, exit 2, the old figure left as it was.  The
+# fake writes the first bytes of a PNG (no IEND chunk) to the outfile
+# that smsim passes it in -e.
+mkdir -p "$work/fakebin"
+cat >"$work/fakebin/gnuplot" <<'SH'
+#!/bin/sh
+out=$(printf '%s\n' "$2" | tr ';' '\n' | sed -n "s/^outfile = '\(.*\)'\$/\1/p")
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR' >"$out"
+SH
+chmod +x "$work/fakebin/gnuplot"
+echo OLD >"$work/cut.png"
+expect_fail 2 env PATH="$work/fakebin:$PATH" "$SMSIM" plot coalescing -o "$work/cut.png"
+contains "$work/err" "cut short"
+[ "$(cat "$work/cut.png")" = OLD ] || fail "a cut figure replaced the old one"
+
 # A validate table (hand-made, the columns `smsim validate --format csv`
 # writes) instead of running the validation.
 cat >"$work/v.csv" <<'CSV'
