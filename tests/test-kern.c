@@ -772,6 +772,42 @@ Test (kern, uneven_blocks_are_mirrored)
                                             s->device.sm_count, 0), 4);
 }
 
+/* A mirror's block counts as its own work, not its SM's block's.
+ * sgemm-2 at 100 on the A6000: 16 blocks of 32 warps, 100 = 3 x 32 +
+ * 4, so the last column's blocks have 4 of 32 lanes busy and the last
+ * row's 4 of 32 warps (the rest exit before the loop).  Its warp
+ * instructions, counted here warp by warp from the model's streams,
+ * are what the whole launch issues, whether every SM runs in full or
+ * one does and 15 mirror it (which counted 250,880, 16 times block
+ * 0's, before the blocks' weights). */
+Test (kern, mirrored_counts_go_by_each_blocks_work)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    g_autoptr (KernInstance) k = make (s, "sgemm-2", 100, NULL);
+    guint64 want = 0;
+    for (guint64 b = 0; b < kern_blocks (k); b++)
+        for (int w = 0; w < kern_warps (k); w++) {
+            g_autoptr (InstrStream) st = kern_open_warp (k, b, w);
+            while (instr_stream_next (st) != NULL)
+                want++;
+        }
+    cr_assert (k->uneven);
+    for (int detailed = 0; detailed <= 1; detailed++) {
+        RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT,
+                         .detailed_sms = detailed };
+        RunResult r;
+        g_autoptr (GError) error = NULL;
+        cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+                   error ? error->message : "");
+        cr_expect_eq (r.stats.warp_instructions, want,
+                      "%d SMs in full: %" G_GUINT64_FORMAT " warp "
+                      "instructions, the streams hold %" G_GUINT64_FORMAT,
+                      detailed ? detailed : s->device.sm_count,
+                      r.stats.warp_instructions, want);
+    }
+}
+
 /* A mirror's stream gives a warp's global loads and stores, then
  * nothing, however often it is asked (sm.c asks at each of its SM's
  * requests).  At 600 = 18 x 32 + 24 kernel 2's last grid row of blocks

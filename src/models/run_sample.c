@@ -599,14 +599,16 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     RunLaterWave later = { .wave = -1 };
     /* Retirements in order matter only to later_wave_added and the
      * bounds. */
-    RunWindow win = { .k = k, .iterations = w, .per_sm = per_sm,
-                   .sm_count = spec->device.sm_count,
-                   .retired = by_rate ? NULL : retired,
-                   .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
-                   .last_retired = last_retired, .block_end = block_end,
-                   .detailed = d,
-                   .bound = { (int) row, (int) (run_full - own_last) },
-                   .nth = { 1, 0 } };    /* first_wave_done */
+    g_auto (RunWindow) win = {
+        .k = k, .iterations = w, .per_sm = per_sm,
+        .sm_count = spec->device.sm_count,
+        .retired = by_rate ? NULL : retired,
+        .n_retired = n_retired, .keep = keep, .block_sm = block_sm,
+        .last_retired = last_retired, .block_end = block_end,
+        .detailed = d,
+        .bound = { (int) row, (int) (run_full - own_last) },
+        .nth = { 1, 0 }    /* first_wave_done */
+    };
     RunMarks marks = { &f, &later, &win };
     RunKinds kinds;
     if (own_last || own_tail) {

@@ -81,7 +81,14 @@ typedef struct {
     Cycle nth_at[2];
     RunSample nth_sample[2];
     guint64 n_all;
+    /* With mirrors where blocks differ: each kind's warp instructions
+     * with the window, the weight its blocks' counters go by (gpu.h);
+     * kept by run_gpu_for, freed by run_window_clear. */
+    GHashTable *weights;
 } RunWindow;
+
+void run_window_clear (RunWindow *win);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunWindow, run_window_clear)
 
 /* The launch's block that run block 'block' plays (tail_from). */
 guint64 run_launch_block (const RunWindow *w, guint64 block);

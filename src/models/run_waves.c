@@ -71,9 +71,10 @@ run_by_waves (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     guint64 run = run_waves_to_run (spec, k, r->blocks, per_wave);
     g_assert (run >= WAVES_LEAST);
     guint64 run_blocks = run * per_wave + r->blocks % per_wave;
-    RunWindow win = { .k = k, .iterations = k->iterations,
-                      .warm_l2 = l2->from,
-                      .nth = { run / 2 * per_wave, run_blocks - per_wave } };
+    g_auto (RunWindow) win = {
+        .k = k, .iterations = k->iterations, .warm_l2 = l2->from,
+        .nth = { run / 2 * per_wave, run_blocks - per_wave }
+    };
     run_window_progress (&win, o, run_blocks, all, all);
     g_autoptr (Gpu) gpu = run_gpu_for (spec, &r->occ, run_blocks, all, &win);
     win.gpu = gpu;

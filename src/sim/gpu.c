@@ -84,6 +84,13 @@ block_retired (void *ctx, int sm, guint64 block, Cycle at)
     g->work.block_retired (g->work.ctx, sm, block, at);
 }
 
+static double
+block_weight (void *ctx, guint64 block)
+{
+    Gpu *g = ctx;
+    return g->work.block_weight (g->work.ctx, block);
+}
+
 Gpu *
 gpu_new (const GpuSpec *spec, const GpuWorkload *work)
 {
@@ -108,7 +115,8 @@ gpu_new (const GpuSpec *spec, const GpuWorkload *work)
         SmWorkload sw = { work->threads_per_block, work->max_blocks,
                           next_block, open_warp, g, 0,
                           &g->mirrors[i * g->per_sm], open_mirror,
-                          work->block_retired != NULL ? block_retired : NULL };
+                          work->block_retired != NULL ? block_retired : NULL,
+                          work->block_weight != NULL ? block_weight : NULL };
         for (int m = i + g->n_sm; m < all; m += g->n_sm)
             g->mirrors[i * g->per_sm + sw.n_mirrors++] = m;
         g->sms[i] = sm_new (spec, i, g->q, g->mem, &sw);
@@ -168,15 +176,16 @@ gpu_cycles (const Gpu *g)
     return evq_now (g->q);
 }
 
-/* How many blocks SM i's group took for each of its own (launched,
- * not retired: the counters may be read mid-run). */
+/* How much work SM i's group took for each of its own (blocks by
+ * their weight, launched, not retired: the counters may be read
+ * mid-run). */
 static double
 group_weight (const Gpu *g, int i)
 {
-    guint64 own = sm_blocks_launched (g->sms[i]);
-    if (own == 0)
+    double own = sm_blocks_weight (g->sms[i]);
+    if (own <= 0)
         return 1.0;
-    return (double) (own + sm_mirror_blocks (g->sms[i])) / (double) own;
+    return (own + sm_mirror_weight (g->sms[i])) / own;
 }
 
 void
@@ -202,18 +211,18 @@ gpu_stats (const Gpu *g, SimStats *out)
 }
 
 /* Shared-memory counts, which mirrors do not play, scaled by all
- * blocks over the detailed SMs' blocks. */
+ * blocks over the detailed SMs' blocks, each by its weight. */
 static void
 mirror_smem (const Gpu *g, MemStats *out)
 {
-    guint64 own = 0, mirrored = 0;
+    double own = 0, mirrored = 0;
     for (int i = 0; i < g->n_sm; i++) {
-        own += sm_blocks_launched (g->sms[i]);
-        mirrored += sm_mirror_blocks (g->sms[i]);
+        own += sm_blocks_weight (g->sms[i]);
+        mirrored += sm_mirror_weight (g->sms[i]);
     }
-    if (mirrored == 0 || own == 0)
+    if (mirrored <= 0 || own <= 0)
         return;
-    double times = (double) (own + mirrored) / (double) own;
+    double times = (own + mirrored) / own;
     out->smem_requests = stats_scale (out->smem_requests, times);
     out->smem_wavefronts = stats_scale (out->smem_wavefronts, times);
     out->smem_conflicts = stats_scale (out->smem_conflicts, times);

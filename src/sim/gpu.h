@@ -20,7 +20,7 @@
  * GPU's traffic, addresses and all, at the cost of the global memory
  * instructions alone; what the mirrors do not play (issue, pipes,
  * shared memory) counts as their SM's, in the proportion of blocks
- * run.  The price: a mirror's warps are in lockstep with their SM's, so
+ * run, each by its weight where blocks differ (block_weight).  The price: a mirror's warps are in lockstep with their SM's, so
  * the L2 sees 'detailed_sms' groups of SMs in step where the real GPU
  * drifts, and the L1s behave as the detailed SMs' blocks do.
  */
@@ -53,6 +53,10 @@ typedef struct {
      * 'max_blocks' blocks at a time, SM i taking its blocks i x
      * max_blocks on, not one to each in turn (gpu.c). */
     gboolean pack_last_wave;
+    /* With mirrors: a block's share of the work (its warp
+     * instructions, say), by which a detailed SM's counters stand for
+     * its mirrors' blocks; NULL: every block alike (sm.h). */
+    double (*block_weight) (void *ctx, guint64 block);
 } GpuWorkload;
 
 typedef struct Gpu Gpu;

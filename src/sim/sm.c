@@ -68,8 +68,8 @@ struct Sm {
     MemSys *mem;
     InstrStream **mirror;  /* by warp slot x mirror; NULL: none */
     int *pos;              /* by warp slot: its index in its Sp's warps */
-    guint64 blocks_launched;
-    guint64 mirror_blocks;
+    double blocks_weight;  /* sm_blocks_weight */
+    double mirror_weight;
     Cycle tick_at;         /* the SM's pending tick event */
     guint64 next_age;
     gboolean no_more_blocks;
@@ -655,6 +655,13 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     sp_wake (sm, w->sp, now);
 }
 
+static double
+block_weight (const Sm *sm, guint64 block)
+{
+    return sm->work.block_weight != NULL
+               ? sm->work.block_weight (sm->work.ctx, block) : 1.0;
+}
+
 gboolean
 sm_launch_block (Sm *sm, Cycle now)
 {
@@ -669,13 +676,13 @@ sm_launch_block (Sm *sm, Cycle now)
         sm->no_more_blocks = TRUE;
         return FALSE;
     }
-    sm->blocks_launched++;
+    sm->blocks_weight += block_weight (sm, b->id);
     for (int m = 0; m < sm->work.n_mirrors; m++) {
         if (!sm->work.next_block (sm->work.ctx, sm->work.mirrors[m],
                                    &b->mirror_id[m]))
             b->mirror_id[m] = NO_BLOCK;
         else
-            sm->mirror_blocks++;
+            sm->mirror_weight += block_weight (sm, b->mirror_id[m]);
     }
     if (!sm->started) {
         sm->started = TRUE;
@@ -865,10 +872,10 @@ sm_warp_instructions (const Sm *sm)
     return sm->stats.warp_instructions;
 }
 
-guint64
-sm_blocks_launched (const Sm *sm)
+double
+sm_blocks_weight (const Sm *sm)
 {
-    return sm->blocks_launched;
+    return sm->blocks_weight;
 }
 
 void
@@ -885,8 +892,8 @@ sm_each_stream (Sm *sm, void (*fn) (InstrStream *s, void *ctx), void *ctx)
     }
 }
 
-guint64
-sm_mirror_blocks (const Sm *sm)
+double
+sm_mirror_weight (const Sm *sm)
 {
-    return sm->mirror_blocks;
+    return sm->mirror_weight;
 }

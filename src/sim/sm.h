@@ -51,6 +51,9 @@ typedef struct {
     InstrStream *(*open_mirror) (void *ctx, guint64 block, int warp);
     /* Told when one of this SM's own blocks retires (may be NULL). */
     void (*block_retired) (void *ctx, int sm, guint64 block, Cycle at);
+    /* A block's share of the work, by which this SM's counters stand
+     * for its mirrors' blocks (gpu.c); NULL: every block alike. */
+    double (*block_weight) (void *ctx, guint64 block);
 } SmWorkload;
 
 /* Observer of every issue (timelines, tests); it must not change the
@@ -113,7 +116,9 @@ void sm_each_stream (Sm *sm, void (*fn) (InstrStream *s, void *ctx),
                      void *ctx);
 
 /* Blocks it launched, and its mirrors took (all of them together). */
-guint64 sm_blocks_launched (const Sm *sm);
-guint64 sm_mirror_blocks (const Sm *sm);
+/* The blocks this SM launched, and those its mirrors took, each counted
+ * by its weight (SmWorkload.block_weight; 1 without one). */
+double sm_blocks_weight (const Sm *sm);
+double sm_mirror_weight (const Sm *sm);
 
 #endif
