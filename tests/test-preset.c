@@ -149,6 +149,27 @@ Test (preset, root_is_the_shipped_preset_it_starts_from)
     cr_assert_null (preset_root (by_path), "a path names no shipped preset");
 }
 
+/* A fault in a base is every preset's built on it, and each names the
+ * base= line it came through: `smsim gpus` printed a broken base's
+ * message once for each preset on it, the same words each time. */
+Test (preset, a_bases_fault_names_the_chain)
+{
+    g_autoptr (GError) error = NULL;
+    g_autofree char *broken = tu_write_file ("broken.ini",
+                                             "[preset]\nbase = a100\n"
+                                             "[device]\nsm_count = 0\n");
+    g_autofree char *mid_text = g_strdup_printf ("[preset]\nbase = %s\n",
+                                                 broken);
+    g_autofree char *mid = tu_write_file ("mid.ini", mid_text);
+    g_autoptr (Preset) p = preset_load (NULL, mid, NULL, &error);
+    cr_assert_null (p);
+    g_autofree char *want = g_strdup_printf (
+        "%s:2: [preset] base = %s: %s:4: [device] sm_count = 0: must be",
+        mid, broken, broken);
+    cr_assert (g_str_has_prefix (error->message, want), "%s\nnot\n%s",
+               error->message, want);
+}
+
 Test (preset, set_overrides_last)
 {
     const char *sets[] = { "sm.registers=131072", "device.sm_count = 8", NULL };

@@ -406,7 +406,7 @@ load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
     return TRUE;
 }
 
-static gboolean load_file (Preset *preset, const char *path, const char *via,
+static gboolean load_file (Preset *preset, const char *path,
                            GPtrArray *chain, GError **error);
 
 static gboolean
@@ -430,10 +430,13 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
                      index->path, line, base, MAX_BASE_DEPTH);
         return FALSE;
     }
-    g_autofree char *via = g_strdup_printf ("%s:%d: [preset] base = %s",
-                                            index->path, line, base);
-    if (!load_file (preset, path, via, chain, error))
+    /* Whatever is wrong in the base (or its bases) is this line's
+     * error too: every preset built on a broken one names itself. */
+    if (!load_file (preset, path, chain, error)) {
+        g_prefix_error (error, "%s:%d: [preset] base = %s: ", index->path,
+                        line, base);
         return FALSE;
+    }
     /* The deepest named base returns first. */
     if (preset->root == NULL && !preset_is_path (base))
         preset->root = g_strdup (base);
@@ -486,12 +489,11 @@ in_chain (GPtrArray *chain, const char *path, char **canonical)
     return FALSE;
 }
 
-/* Load 'path', named by 'via' (a base= line, or NULL for a file given
- * on the command line): a file that cannot be read, or that closes a
- * loop, is that line's error, and the message names it. */
+/* Load 'path' and its bases (load_base names the base= line in an
+ * error of the base's). */
 static gboolean
-load_file (Preset *preset, const char *path, const char *via,
-           GPtrArray *chain, GError **error)
+load_file (Preset *preset, const char *path, GPtrArray *chain,
+           GError **error)
 {
     g_autofree char *contents = NULL;
     g_autofree char *canonical = NULL;
@@ -501,15 +503,13 @@ load_file (Preset *preset, const char *path, const char *via,
 
     if (in_chain (chain, path, &canonical)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_BASE,
-                     "%s%s%s: base= chain comes back to this file",
-                     via ? via : "", via ? ": " : "", path);
+                     "%s: base= chain comes back to this file", path);
         return FALSE;
     }
     gsize length;
     if (!textfile_read (path, &contents, &length, &local)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
-                     "%s%s%s", via ? via : "", via ? ": " : "",
-                     local->message);
+                     "%s", local->message);
         g_error_free (local);
         return FALSE;
     }
@@ -736,13 +736,13 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
         return FALSE;
     if (under != NULL) {
         g_autofree char *base = find_preset (under, NULL, error);
-        if (base == NULL || !load_file (preset, base, NULL, chain, error))
+        if (base == NULL || !load_file (preset, base, chain, error))
             return FALSE;
         g_ptr_array_set_size (chain, 0);
         if (preset->root == NULL && !preset_is_path (under))
             preset->root = g_strdup (under);
     }
-    if (!load_file (preset, path, NULL, chain, error))
+    if (!load_file (preset, path, chain, error))
         return FALSE;
     if (!config && !preset_is_path (name)) {
         g_free (preset->root);
