@@ -164,7 +164,10 @@ write_rows (FigData *d, const Design *ds, const FigRun *runs, guint n,
             g_string_append (d->csv, ",,\n");
             g_string_append_printf (gaps, "%s%s", gaps->len > 0 ? ", " : "",
                                     name);
-            g_string_append_printf (d->notes, "%s: %s\n", name,
+            if (d->notes->len == 0)
+                g_string_append (d->notes, "designs the kernel cannot launch "
+                                           "on, gaps in their lines:\n");
+            g_string_append_printf (d->notes, "  %s: %s\n", name,
                                     runs[i].cannot_launch->message);
         }
 }

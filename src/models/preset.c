@@ -173,7 +173,6 @@ must_be (const char *range, const PkeyInfo *info)
                             info->unit);
 }
 
-
 /* A preset's id: letters, digits, '_', '-' and '.', as a trace's
  * header and a kernel id take (trace_head.c). */
 static gboolean

@@ -20,9 +20,10 @@
  * GPU's traffic, addresses and all, at the cost of the global memory
  * instructions alone; what the mirrors do not play (issue, pipes,
  * shared memory) counts as their SM's, in the proportion of blocks
- * run, each by its weight where blocks differ (block_weight).  The price: a mirror's warps are in lockstep with their SM's, so
- * the L2 sees 'detailed_sms' groups of SMs in step where the real GPU
- * drifts, and the L1s behave as the detailed SMs' blocks do.
+ * run, each by its weight where blocks differ (block_weight).  The
+ * price: a mirror's warps are in lockstep with their SM's, so the L2
+ * sees 'detailed_sms' groups of SMs in step where the real GPU drifts,
+ * and the L1s behave as the detailed SMs' blocks do.
  */
 #ifndef SMSIM_SIM_GPU_H
 #define SMSIM_SIM_GPU_H
