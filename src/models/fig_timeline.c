@@ -216,7 +216,7 @@ timeline_build (const FigOptions *o, FigData *d, GError **error)
     simulate (s, k, &occ, &t);
     if (t.issues > MAX_ISSUES) {
         g_set_error (error, SMSIM_FIG_ERROR, FIG_ERROR_OPTION,
-                     "figure timeline: %s at %" G_GINT64_FORMAT " issues more "
+                     "%s at %" G_GINT64_FORMAT " issues more "
                      "than %d warp instructions on one SM: too many to draw; "
                      "choose a smaller --size", k->model->id, k->size,
                      MAX_ISSUES);
