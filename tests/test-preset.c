@@ -312,7 +312,7 @@ static const Bad bad[] = {
     { "[preset]\nbase = a100\nname = ../../x\n", "", "", PRESET_ERROR_VALUE,
       { "bad.ini:3:", "letters, digits", "" } },
     { "", "device.name=x\nkernel evil", "a100", PRESET_ERROR_VALUE,
-      { "one line of text", "", "" } },
+      { "name = x\\nkernel evil: ", "one line of text", "" } },
     { "", "sm.nonsense=1", "a100", PRESET_ERROR_UNKNOWN_KEY,
       { "sm.nonsense", "unknown key", "" } },
     /* Not GROUP.KEY=VALUE, or a part empty: the form (exit 1 in the

@@ -173,6 +173,24 @@ must_be (const char *range, const PkeyInfo *info)
                             info->unit);
 }
 
+/* 'text' for a message: a control character (a line break would
+ * break the message) as \n, \t or \xNN, the rest as it is. */
+static char *
+shown_text (const char *text)
+{
+    GString *out = g_string_new (NULL);
+    for (const char *c = text; *c; c++)
+        if (*c == '\n')
+            g_string_append (out, "\\n");
+        else if (*c == '\t')
+            g_string_append (out, "\\t");
+        else if (g_ascii_iscntrl (*c))
+            g_string_append_printf (out, "\\x%02x", (guchar) *c);
+        else
+            g_string_append_c (out, *c);
+    return g_string_free (out, FALSE);
+}
+
 /* A preset's id: letters, digits, '_', '-' and '.', as a trace's
  * header and a kernel id take (trace_head.c). */
 static gboolean
@@ -395,9 +413,10 @@ load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
     g_autofree char *text = g_strstrip (g_strdup (raw ? raw : ""));
     g_autofree char *why = NULL;
     if (!store_value (preset, info, text, &why)) {
+        g_autofree char *shown = shown_text (text);
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
                      "%s:%d: [%s] %s = %s: %s", index->path, line, group, key,
-                     text, why);
+                     shown, why);
         return FALSE;
     }
     g_autofree char *comment = g_key_file_get_comment (kf, group, key, NULL);
@@ -606,8 +625,9 @@ apply_set (Preset *preset, const char *assignment, GError **error)
         return FALSE;
     }
     if (!store_value (preset, info, text, &why)) {
+        g_autofree char *shown = shown_text (text);
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
-                     "--set [%s] %s = %s: %s", group, key, text, why);
+                     "--set [%s] %s = %s: %s", group, key, shown, why);
         return FALSE;
     }
     record (preset, info, text, g_strdup ("set on the command line"), "--set",
