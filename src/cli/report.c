@@ -141,6 +141,11 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
         g_string_append (o, "counters             extrapolated too, more "
                             "roughly than the cycles: traffic and hit rates "
                             "may be tens of % off (--exact counts them)\n");
+    else if (mirrored)
+        g_string_append (o, "counters             issue, stalls and shared "
+                            "memory the SMs in full's, standing for their "
+                            "mirrors' blocks by each block's work; memory "
+                            "traffic every SM's own\n");
     if (r->launches > 1)
         g_string_append_printf (o, "launches             %" G_GUINT64_FORMAT
                                 " back to back after a warm-up, %.2f us "

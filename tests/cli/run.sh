@@ -201,6 +201,11 @@ contains "$work/err" "sgemm-5: a window of 129 iterations: the main loop has 128
 # ... and so are more SMs in full than the GPU has (it was cut to them).
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel vecadd --size 4096 --detailed-sms 109
 contains "$work/err" "109 SMs in full: a100 has 108"
+# A whole launch with mirrors says what its counters are: the SMs in
+# full's issue standing for their mirrors' blocks.
+"$SMSIM" run --gpu a6000 --kernel sgemm-2 --size 100 --detailed-sms 4 >"$work/mirrored"
+contains "$work/mirrored" "simulation           whole launch, 4 of 84 SMs in full (the others mirror them)"
+contains "$work/mirrored" "counters             issue, stalls and shared memory the SMs in full's"
 # Negative --regs or --smem are refused, not taken for "the model's".
 expect_fail 1 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --regs -5
 contains "$work/err" "--regs -5: must not be negative"
