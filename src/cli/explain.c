@@ -129,6 +129,9 @@ explain_limits (GString *out, const GpuSpec *s, const OccLaunch *l,
         why_warps (out, l, r);
     if (r->limiter & OCC_LIMITER_BLOCKS)
         why_blocks (out, s, r);
+    if (r->blocks_per_sm == 0)
+        g_string_append (out, "  Not one block fits an SM: the launch "
+                              "cannot run (`smsim run` refuses it).\n");
 }
 
 static void

@@ -30,6 +30,15 @@ contains "$work/w" "Textbook estimate (per-thread arithmetic, as in PMPP 4.7/5.6
 contains "$work/w" "whole warps: a block of 33 threads takes 2 warp slots (64 threads), and occupancy counts warps: 64 of 64"
 if grep -qF "agree here" "$work/w"; then fail "33 threads: 100 % and 51.6 % said to agree"; fi
 
+# No block fits (16 sub-partitions of 4096 registers; 168 x 32 = 5376
+# a warp): 0 blocks is the calculator's answer, and it says a launch
+# cannot run; a launch that fits does not say so.
+"$SMSIM" occupancy --gpu a6000 --threads 128 --regs 168 --set sm.sub_partitions=16 --set sm.fp32_lanes=512 >"$work/z"
+contains "$work/z" "Active blocks per SM:   0"
+contains "$work/z" "4096 / 5376 = 0 warps (0.76, rounded down)"
+contains "$work/z" "Not one block fits an SM: the launch cannot run"
+if grep -qF "Not one block fits" "$work/t"; then fail "a launch that fits said not to"; fi
+
 # CSV: one header, one row, the columns DESIGN.md names.
 "$SMSIM" occupancy --gpu a100 --threads 512 --regs 33 --format csv >"$work/c"
 [ "$(wc -l <"$work/c")" -eq 2 ] || fail "csv has $(wc -l <"$work/c") lines"
