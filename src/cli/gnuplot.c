@@ -21,18 +21,19 @@
 
 G_DEFINE_QUARK (smsim-gnuplot-error-quark, gnuplot_error)
 
-/* 'end' closes a whole file of the kind, up to white space after it
- * (PNG's is the IEND chunk's type and CRC): gnuplot exits 0 on a full
- * disk, leaving the file cut short. */
+/* 'end' closes a whole file of the kind, white space after it where
+ * 'text' (PNG's is the IEND chunk's type and CRC, and a CRC may end in
+ * any byte): gnuplot exits 0 on a full disk, the file cut short. */
 static const struct {
     const char *ext;
     const char *kind;        /* what plots/style.gp switches on */
     const char *end;
     gsize end_len;
+    gboolean text;
 } formats[] = {
-    { ".png", "png", "IEND\xae\x42\x60\x82", 8 },
-    { ".pdf", "pdf", "%%EOF", 5 },
-    { ".svg", "svg", "</svg>", 6 },
+    { ".png", "png", "IEND\xae\x42\x60\x82", 8, FALSE },
+    { ".pdf", "pdf", "%%EOF", 5, TRUE },
+    { ".svg", "svg", "</svg>", 6, TRUE },
 };
 
 static const char *
@@ -189,9 +190,7 @@ ends_whole (const char *path, const char *kind)
     gsize len = 0;
     if (!g_file_get_contents (path, &bytes, &len, NULL))
         return FALSE;
-    /* Not after PNG's, whose CRC may end in any byte. */
-    while (len > 0 && strcmp (kind, "png") != 0 &&
-           g_ascii_isspace (bytes[len - 1]))
+    while (len > 0 && formats[i].text && g_ascii_isspace (bytes[len - 1]))
         len--;
     return len >= formats[i].end_len &&
            memcmp (bytes + len - formats[i].end_len, formats[i].end,

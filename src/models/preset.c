@@ -191,10 +191,8 @@ shown_text (const char *text)
     return g_string_free (out, FALSE);
 }
 
-/* A preset's id: letters, digits, '_', '-' and '.', as a trace's
- * header and a kernel id take (trace_head.c). */
-static gboolean
-is_name (const char *text)
+gboolean
+preset_is_name (const char *text)
 {
     if (*text == '\0')
         return FALSE;
@@ -258,7 +256,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
                                  "be one line of text");
                 return FALSE;
             }
-        if (info->offset == offsetof (GpuSpec, id) && !is_name (text)) {
+        if (info->offset == offsetof (GpuSpec, id) && !preset_is_name (text)) {
             *why = g_strdup ("must be a name of letters, digits, '_', '-' "
                              "and '.': it names the GPU in trace files and "
                              "tables");

@@ -54,6 +54,10 @@ void preset_free (Preset *preset);
  * or ends in .ini (preset_load reads it as a path then). */
 gboolean preset_is_path (const char *gpu);
 
+/* Whether 'text' is a name as a preset's id, a kernel id or a trace
+ * header's gpu is: letters, digits, '_', '-' and '.', at least one. */
+gboolean preset_is_name (const char *text);
+
 /* Whether the command line's 'sets' are each GROUP.KEY=VALUE, and
  * name each key once: a second value would quietly win.  preset_load
  * itself lets a later assignment override an earlier one, for callers

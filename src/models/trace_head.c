@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "models/num.h"
+#include "models/preset.h"
 #include "models/trace_head.h"
 #include "models/trace_store.h"
 
@@ -125,18 +126,14 @@ int_value (const char *key, const char *text, gint64 min, gint64 max,
     return TRUE;
 }
 
-/* A name: letters, digits, '_', '-' and '.', as kernel ids and preset
- * names are. */
+/* A name, as kernel ids and preset names are (preset_is_name). */
 static gboolean
 name_value (const char *key, const char *text, GError **error)
 {
-    for (const char *c = text; *c; c++)
-        if (!g_ascii_isalnum (*c) && *c != '_' && *c != '-' && *c != '.') {
-            return trace_format_error (
-                error, "%s '%s': a name of letters, digits, '_', '-', '.'", key,
-                text);
-        }
-    return TRUE;
+    if (preset_is_name (text))
+        return TRUE;
+    return trace_format_error (
+        error, "%s '%s': a name of letters, digits, '_', '-', '.'", key, text);
 }
 
 static gboolean
