@@ -6,7 +6,7 @@
 # figure is the sampled run's chaos -- four SMs in full and their
 # mirrors standing for the whole GPU over a window of the loop, where a
 # cycle can change which warp goes first and with it the window's rate
-# or how the last wave is dealt out (README).  Prints each kernel's
+# or how the last wave is dealt out (docs/sampling.md).  Prints each kernel's
 # GFLOP/s with the presets and its largest move, and the mean of those.
 # Nothing here chooses a value.
 # Five validations per GPU: about a minute for both on two cores.

@@ -1671,7 +1671,7 @@ Test (kern, sampled_uneven_waves_by_rate, .timeout = 120)
  * even where the first wave's cost per iteration settles early
  * (run_sample.c): kernel 2 at 1000 on the A6000 (K in 62 pieces of 16
  * and one of 8), whose warps meet at no barrier and drift apart, seems
- * settled by 16 and was cut to 32 (-6.2 % of exact; README). */
+ * settled by 16 and was cut to 32 (-6.2 % of exact; docs/sampling.md). */
 Test (kern, sampled_keeps_a_window_of_the_whole_loop)
 {
     RunResult r;
@@ -1708,7 +1708,7 @@ Test (kern, sampled_counts_the_kinds_the_sms_in_full_met)
  * the 4 waves past the run go at the SMs' rate in the run's waves past
  * the first (run_sample.c).  Within 2 % of exact in cycles (issue 6).  (Where
  * this and the second wave's addition, used before, part ways is
- * longer loops -- 2048 on 8 SMs, README -- whose exact runs take
+ * longer loops -- 2048 on 8 SMs, docs/sampling.md -- whose exact runs take
  * minutes.) */
 Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
 {
@@ -1728,7 +1728,7 @@ Test (kern, sampled_later_waves_at_the_later_waves_rate, .timeout = 120)
  * are staggered and overlap, so the SMs do an iteration faster, and
  * the 15 waves past the first at the first wave's rate made the launch
  * 5.0 % long (4.4 to 7.7 % with the L2 or DRAM latency a cycle or two
- * off; README).  Within 2 % of exact (issue 6). */
+ * off; docs/sampling.md).  Within 2 % of exact (issue 6). */
 Test (kern, sampled_later_waves_past_the_lockstep_start, .timeout = 120)
 {
     Both b;

@@ -134,9 +134,9 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
         if (r->last_wave_whole)
             last_wave_line (o, s, r);
     }
-    /* How rough, the README measures: sgemm-1 at 1024 on 8 SMs moves 1.4
-     * times the exact run's DRAM bytes, sgemm-4 at 2048 on the A6000 two
-     * thirds of them. */
+    /* How rough, docs/sampling.md measures: sgemm-1 at 1024 on 8 SMs
+     * moves 1.4 times the exact run's DRAM bytes, sgemm-4 at 2048 on the
+     * A6000 two thirds of them. */
     if (r->sampled || r->by_waves)
         g_string_append (o, "counters             extrapolated too, more "
                             "roughly than the cycles: traffic and hit rates "

@@ -150,7 +150,7 @@ validation_build (const FigOptions *o, FigData *d, GError **error)
 const FigDef fig_validation_def = {
     "sgemm-validation", 6,
     "SGEMM kernels at 4096: simulated vs published GFLOP/s, A6000 and "
-    "A100, error on each bar, cuBLAS line (some 30 s unless --from)",
+    "A100, error on each bar, cuBLAS line (some 15-20 s of CPU unless --from)",
     NULL, "--from FILE.csv (`smsim validate --format csv`) --set",
     validation_build, FALSE, validated_gpus
 };

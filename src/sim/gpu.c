@@ -28,7 +28,7 @@ struct Gpu {
  * 512 on the A6000, 4 SMs in full: 8.4 % slow against all in full);
  * round robin is what SMs of one speed get.  It has a price: kernel 2
  * at 1024 on the A6000, every SM in full, takes 4.3 % longer handed
- * out round robin than in retirement order (README, sampling).
+ * out round robin than in retirement order (docs/sampling.md).
  *
  * Round robin deals a partial last wave out one block an SM, where an
  * exact run gives each block to the SM that frees a slot first: where
