@@ -5,7 +5,8 @@
 # wave and tail extrapolation is exercised (issue 6 asks for 2 %).
 # Prints one line per run and the worst error in cycles, with the DRAM
 # bytes' error beside it (the counters are extrapolated too, more
-# roughly: docs/sampling.md); not a test (the exact runs at 1024 take minutes).
+# roughly: docs/sampling.md); not a test (the exact runs at 1024 take
+# minutes).
 # SIZES, SMS and KERNELS narrow it down, GPUS widens it to other
 # presets (SMS=full keeps a preset's own SMs):
 #   SIZES=512 SMS=8 sh bench/sampling.sh
