@@ -238,7 +238,13 @@ pkey_range_text (const PkeyInfo *info)
     case PKEY_ENUM:
         return g_strjoinv ("|", (char **) info->names);
     case PKEY_STRING:
-        return g_strdup (info->offset == AT (id) ? "a name" : "one line");
+        return g_strdup (pkey_is_name (info) ? "a name" : "one line");
     }
     g_assert_not_reached ();
+}
+
+gboolean
+pkey_is_name (const PkeyInfo *info)
+{
+    return info->type == PKEY_STRING && info->offset == AT (id);
 }

@@ -53,4 +53,8 @@ guint pkey_index (const PkeyInfo *info);
 /* "1..1024", "0.5..100", "lrr|gto|cggty", "true|false": for messages. */
 char *pkey_range_text (const PkeyInfo *info);
 
+/* Whether the key's value must be a name (preset_is_name): the preset's
+ * id, which trace headers and tables carry. */
+gboolean pkey_is_name (const PkeyInfo *info);
+
 #endif

@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -256,7 +255,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
                                  "be one line of text");
                 return FALSE;
             }
-        if (info->offset == offsetof (GpuSpec, id) && !preset_is_name (text)) {
+        if (pkey_is_name (info) && !preset_is_name (text)) {
             *why = g_strdup ("must be a name of letters, digits, '_', '-' "
                              "and '.': it names the GPU in trace files and "
                              "tables");

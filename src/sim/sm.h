@@ -115,7 +115,6 @@ guint64 sm_warp_instructions (const Sm *sm);
 void sm_each_stream (Sm *sm, void (*fn) (InstrStream *s, void *ctx),
                      void *ctx);
 
-/* Blocks it launched, and its mirrors took (all of them together). */
 /* The blocks this SM launched, and those its mirrors took, each counted
  * by its weight (SmWorkload.block_weight; 1 without one). */
 double sm_blocks_weight (const Sm *sm);
