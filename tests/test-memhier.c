@@ -573,6 +573,72 @@ Test (memhier, mirrors_miss_where_their_sm_did)
     cr_expect_eq (m.dram_read_bytes, 288);
 }
 
+/* The L1 sectors that hit when one lane reads 'lines' lines 'stride'
+ * bytes apart, in order, twice: a T4 L1 of 64 KiB (512 lines of 128 B,
+ * 4 ways: 128 sets), the loads far enough apart that each fill is in. */
+static guint64
+second_pass_hits (gboolean hashed, int lines, guint64 stride)
+{
+    const char *sets[] = { hashed ? "mem.l1_hashed_index=true"
+                                  : "mem.l1_hashed_index=false", NULL };
+    g_autoptr (Preset) p = load ("t4", sets);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 1, 64 * 1024);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < lines; i++) {
+            Instr in;
+            row_load (&in, 0x10000000 + (guint64) i * stride, 1);
+            MemRequest req = { .instr = &in, .sm = 0 };
+            mem_access (mem, &req, (Cycle) (pass * lines + i + 1) * 10000);
+            evq_run (q);
+        }
+    MemStats m;
+    memhier_stats (mem, &m);
+    return m.l1_hit_sectors;
+}
+
+/* What the second pass should hit, worked out apart from the model: a
+ * set given 4 lines or fewer keeps them all, one given more keeps none
+ * of them (read again in the same order, each finds itself pushed out:
+ * LRU).  Line n goes to set n mod 128 by the plain index, and hashed to
+ * set ((n x 0x9E3779B97F4A7C15 mod 2^64) >> 24) mod 128, the L2's
+ * documented hash (cache.c). */
+static guint64
+expect_hits (gboolean hashed, int lines, guint64 stride)
+{
+    int in_set[128] = { 0 };
+    for (int i = 0; i < lines; i++) {
+        guint64 n = (0x10000000 + (guint64) i * stride) / 128;
+        guint64 h = hashed ? (n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 24
+                           : n;
+        in_set[h % 128]++;
+    }
+    guint64 hits = 0;
+    for (int s = 0; s < 128; s++)
+        hits += in_set[s] <= 4 ? (guint64) in_set[s] : 0;
+    return hits;
+}
+
+/* The set index (mem.l1_hashed_index).  By hand, on the T4's 128 sets:
+ * 32 lines 16 KiB (128 lines) apart share their low 7 bits, so the
+ * plain index puts them all in one set of 4 ways: no hit on the second
+ * pass.  The hash spreads them.  Lines 128 bytes apart take 32
+ * consecutive sets by the plain index: all hit. */
+Test (memhier, the_l1_set_index_is_plain_or_hashed)
+{
+    const guint64 column = 128 * 128, row = 128;
+    cr_expect_eq (expect_hits (FALSE, 32, column), 0);
+    cr_expect_eq (expect_hits (FALSE, 32, row), 32);
+    guint64 spread = expect_hits (TRUE, 32, column);
+    cr_expect_gt (spread, 4, "the hash spreads them: %" G_GUINT64_FORMAT,
+                  spread);
+    cr_expect_eq (second_pass_hits (FALSE, 32, column), 0);
+    cr_expect_eq (second_pass_hits (TRUE, 32, column), spread);
+    cr_expect_eq (second_pass_hits (FALSE, 32, row), 32);
+    cr_expect_eq (second_pass_hits (TRUE, 32, row),
+                  expect_hits (TRUE, 32, row));
+}
+
 /* What an access does to an L2 without timing (memhier_l2_touch), in an
  * A100 L2 of 2 KiB: one set of its 16 ways of 128 B lines.  A load of
  * sectors 0-1 of a cold line reads both from DRAM, the same again

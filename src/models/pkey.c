@@ -187,6 +187,10 @@ static const PkeyInfo keys[] = {
        mem.mio_queue_depth, "shared-memory (MIO) instruction queue per SM"),
     I ("mem", "l1_assoc", PKEY_TIMING, 1, 1024, "ways", mem.l1_assoc,
        "L1 associativity"),
+    { "mem", "l1_hashed_index", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
+      AT (mem.l1_hashed_index), NULL,
+      "L1 sets picked by a hash of the line address, as the L2's "
+      "(false: by its low bits)" },
     I ("mem", "l1_tags_per_clk", PKEY_TIMING, 1, 64, "lines/clk",
        mem.l1_tags_per_clk, "lines the L1 tag stage looks up per cycle"),
     I ("mem", "l1_miss_slots", PKEY_TIMING, 1, 65536, "lines",

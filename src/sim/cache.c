@@ -157,7 +157,8 @@ hash_of (const Cache *c, guint64 line)
  * (the function is not published); with a plain modulo the power-of-two
  * strides of matrix rows would pile onto a few sets.  smsim mixes the
  * line number with a multiplicative (Fibonacci) hash there: an
- * assumption, uniform and deterministic.  L1 keeps the plain index. */
+ * assumption, uniform and deterministic.  The L1 hashes where its
+ * preset says so (mem.l1_hashed_index; no preset does: memhier.h). */
 static guint64
 set_of (const Cache *c, guint64 line)
 {

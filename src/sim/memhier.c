@@ -421,7 +421,8 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     h->sm = g_new0 (SmMem, n_sm);
     for (int i = 0; i < n_sm; i++) {
         h->sm[i].l1 = cache_new (l1_bytes, m->l1_line_bytes,
-                                 m->l1_sector_bytes, m->l1_assoc, FALSE);
+                                 m->l1_sector_bytes, m->l1_assoc,
+                                 m->l1_hashed_index);
         h->sm[i].slot_free = g_new0 (Cycle, h->n_slots);
     }
     h->l2 = memhier_l2_new (spec);

@@ -7,7 +7,12 @@
  *                  takes: one per cycle through the banks; data back
  *                  after the preset's latency plus the extra wavefronts.
  *   global loads   the coalescer (coal.h) gives the lines and sectors;
- *                  the L1 tag stage looks up 'l1_tags_per_clk' lines a
+ *                  the L1 picks a line's set by its low bits (a plain
+ *                  modulo), or with 'l1_hashed_index' by the L2's hash
+ *                  (cache.c), which a what-if can ask for: no source
+ *                  says which GPUs hash theirs, and a plain index puts
+ *                  a column's lines, a power-of-two row apart, in one
+ *                  set (README, the validation); the L1 tag stage looks up 'l1_tags_per_clk' lines a
  *                  cycle and its data path moves 'l1_bytes_per_clk', so
  *                  a request touching 32 lines holds it 32 cycles and the
  *                  local/global queue backs up behind it (lg_throttle);

@@ -123,6 +123,7 @@ typedef struct {
     int lg_queue_depth;           /* local/global instruction queue, per SM */
     int mio_queue_depth;          /* shared-memory (MIO) queue, per SM */
     int l1_assoc;
+    gboolean l1_hashed_index;     /* sets by a hash of the line, as L2's */
     int l1_tags_per_clk;          /* lines the L1 tag stage looks up a cycle */
     int l1_miss_slots;            /* lines in flight from L2, per SM */
     gboolean l1_store_allocate;   /* global stores allocate in L1 */
