@@ -129,6 +129,58 @@ Test (kern, pchase_through_run)
                r.cycles, want);
 }
 
+/* smemld through run_kernel: 32 warps keep one SM's shared memory busy,
+ * so each load takes its wavefronts in cycles (32 banks of 4 B, one
+ * wavefront a cycle: smem_bytes_per_clk 128), and the run counts them
+ * exactly.  The wavefronts by hand, bank = word % 32, 64-bit loads in
+ * half-warp phases, 128-bit in quarter-warp ones, a phase costing the
+ * distinct words of its busiest bank:
+ *   uniform: one word (or one 8/16-B chunk) per phase: 1 a phase;
+ *   k6-bs (lane l at (l % 16) x 32 B): at 4 B, 16 words 8 apart, 4 in
+ *     each of banks 0, 8, 16, 24: 4; at 16 B a quarter reaches 8 chunks
+ *     32 B apart, two on each group of 4 banks: 2 a quarter, 8;
+ *   rows: consecutive, 1 a phase; stride2: every other word or chunk,
+ *     2 a phase. */
+Test (kern, smemld_takes_its_wavefronts)
+{
+    static const struct {
+        const char *width, *pattern;
+        int wavefronts;
+    } cases[] = {
+        { "WIDTH=4", "PATTERN=0", 1 },  { "WIDTH=16", "PATTERN=0", 4 },
+        { "WIDTH=8", "PATTERN=0", 2 },  { "WIDTH=16", "PATTERN=1", 4 },
+        { "WIDTH=4", "PATTERN=2", 4 },  { "WIDTH=16", "PATTERN=2", 8 },
+        { "WIDTH=16", "PATTERN=3", 4 }, { "WIDTH=4", "PATTERN=4", 2 },
+        { "WIDTH=8", "PATTERN=4", 4 },
+    };
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *params[] = { cases[i].width, cases[i].pattern, "ITERS=8",
+                                 NULL };
+        g_autoptr (KernInstance) k = make_with (s, "smemld", 32, params);
+        RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+        RunResult r;
+        g_autoptr (GError) error = NULL;
+        cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+                   error ? error->message : "");
+        guint64 loads = 32 * 8 * 64;  /* warps x iterations x loads */
+        guint64 want = loads * (guint64) cases[i].wavefronts;
+        cr_expect_eq (r.mem.smem_requests, loads, "%s %s", cases[i].width,
+                      cases[i].pattern);
+        cr_expect_eq (r.mem.smem_wavefronts, want, "%s %s: %" G_GUINT64_FORMAT
+                      " wavefronts, expected %" G_GUINT64_FORMAT,
+                      cases[i].width, cases[i].pattern, r.mem.smem_wavefronts,
+                      want);
+        /* The floor is the wavefronts; a tenth more for the warps'
+         * scheduling, which leaves the queue empty now and then. */
+        cr_expect (r.cycles >= want && r.cycles <= want + want / 10,
+                   "%s %s: %" G_GUINT64_FORMAT " cycles, expected %"
+                   G_GUINT64_FORMAT " to a tenth more", cases[i].width,
+                   cases[i].pattern, r.cycles, want);
+    }
+}
+
 /* What a progress callback saw. */
 typedef struct {
     guint calls;

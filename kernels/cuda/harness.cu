@@ -32,19 +32,10 @@
 #include <cublas_v2.h>
 #endif
 
+#include "host.cuh"
 #include "pmpp.cuh"
 #include "sgemm.cuh"
 #include "vecadd.cuh"
-
-#define CUDA_CHECK(call)                                                                 \
-    do {                                                                                 \
-        cudaError_t err_ = (call);                                                       \
-        if (err_ != cudaSuccess) {                                                       \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                \
-                    cudaGetErrorString(err_));                                           \
-            exit(1);                                                                     \
-        }                                                                                \
-    } while (0)
 
 static const int MAX_SIZE = 4096;
 static const float ALPHA = 0.5f;
@@ -272,12 +263,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    int dev = 0;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    printf("device %d: %s (cc %d.%d, %d SMs)\n", dev, prop.name, prop.major, prop.minor,
-           prop.multiProcessorCount);
+    print_device();
 
     // the article sets the max-shared carveout for kernel 3
     CUDA_CHECK(cudaFuncSetAttribute(sgemm3<SGEMM3_PARAMS>,

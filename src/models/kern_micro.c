@@ -6,7 +6,10 @@
  *            load is the latency of the level the set fits in;
  *   stream   a copy, one float per thread: DRAM bandwidth;
  *   loaduse  every warp loops { load; use it }: latency hiding with the
- *            number of resident warps (Little's law).
+ *            number of resident warps (Little's law);
+ *   smemld   the warps of one block load shared memory back to back in a
+ *            lane pattern: the SM cycles a load takes are its wavefronts
+ *            (kernels/cuda/probes.cu times the same loop on a GPU).
  */
 #include "config.h"
 
@@ -196,4 +199,125 @@ const KernModel kern_loaduse_model = {
     loaduse_params, G_N_ELEMENTS (loaduse_params),
     "warps (one-warp blocks)", loaduse_setup, stream_open, free_data, FALSE,
     NULL
+};
+
+/* ------------------------------------------------------------------ */
+/* smemld                                                              */
+
+/* The loop of kernels/cuda/probes.cu's smem_probe as nvcc 13.0 compiles
+ * it for sm_86 (`make probes-sass`): volatile loads 512 B apart, 4 KB
+ * further every other source iteration (which moves no word to another
+ * bank), their words XORed into one register by LOP3s (2 a 128-bit
+ * load, 1 a 64-bit one, 1 per two 32-bit ones), and the loop's counter,
+ * compare and branch.  nvcc unrolls 8 source iterations of 8 loads at
+ * 16 B (4 at 8 B, 16 at 4 B); the model plays 8 at every width, the
+ * same mix per load. */
+enum { SMEMLD_SOURCE_ITERS = 8, SMEMLD_LOADS = 8, SMEMLD_WINDOW = 512 };
+enum { SMEMLD_UNIFORM, SMEMLD_HALVES, SMEMLD_K6_BS, SMEMLD_ROWS,
+       SMEMLD_STRIDE2 };
+enum { R_LD = 100, R_TMP = 140, R_ACC, R_CTR };
+
+static const KernParam smemld_params[] = {
+    { "WIDTH", 16, 4, 16, "bytes a lane loads: 4, 8 or 16" },
+    { "PATTERN", 0, 0, 4,
+      "lanes' addresses: 0 one for all, 1 one per half-warp 32 B apart, "
+      "2 lane l at (l % 16) x 32 B, 3 consecutive, 4 every other (probes.cu)" },
+    { "ITERS", 32, 1, 1 << 20,
+      "iterations of the compiled loop (64 loads each) per warp" },
+};
+
+static guint64
+smemld_lane_addr (const KProgram *p, guint64 block, int tid, guint64 iter,
+                  const KOp *op)
+{
+    guint64 lane = (guint64) tid % 32, width = (guint64) p->k->param[0];
+    guint64 at = (guint64) (op->arg / SMEMLD_LOADS % 2) *
+                 SMEMLD_LOADS * SMEMLD_WINDOW +
+                 (guint64) (op->arg % SMEMLD_LOADS) * SMEMLD_WINDOW;
+    (void) block;
+    (void) iter;
+    switch (p->k->param[1]) {
+    case SMEMLD_UNIFORM: return at;
+    case SMEMLD_HALVES: return at + lane / 16 * 32;
+    case SMEMLD_K6_BS: return at + lane % 16 * 32;
+    case SMEMLD_ROWS: return at + lane * width;
+    default: return at + lane * 2 * width;
+    }
+}
+
+static void
+smemld_build (KProgram *p, int width)
+{
+    int words = width / 4;
+    kgen_add (p, KGEN_PROLOGUE, INSTR_MOV, R_ACC, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_PROLOGUE, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+    for (int i = 0; i < SMEMLD_SOURCE_ITERS; i++) {
+        for (int k = 0; k < SMEMLD_LOADS; k++) {
+            int reg = R_LD + 4 * k;
+            kgen_mem (p, KGEN_BODY, INSTR_LDS, reg, R_CTR, width, 1,
+                      i * SMEMLD_LOADS + k)->n_dst = (guint8) words;
+        }
+        for (int k = 0; k < SMEMLD_LOADS; k++) {
+            int reg = R_LD + 4 * k;
+            if (words == 4)
+                kgen_add (p, KGEN_BODY, INSTR_LOP3, R_TMP, reg, reg + 1,
+                          reg + 2);
+            if (words == 4 || words == 2)
+                kgen_add (p, KGEN_BODY, INSTR_LOP3, R_ACC,
+                          words == 4 ? R_TMP : reg, reg + words - 1, R_ACC);
+            else if (k % 2 == 1)
+                kgen_add (p, KGEN_BODY, INSTR_LOP3, R_ACC, reg - 4, reg,
+                          R_ACC);
+        }
+    }
+    kgen_add (p, KGEN_BODY, INSTR_IADD3, R_CTR, R_CTR, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_BODY, INSTR_ISETP, R_TMP + 1, R_CTR, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_BODY, INSTR_BRA, INSTR_NO_REG, R_TMP + 1, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_EPILOGUE, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+}
+
+static gboolean
+smemld_setup (KernInstance *k, const GpuSpec *spec, GError **error)
+{
+    int width = (int) k->param[0];
+    (void) spec;
+    if (width != 4 && width != 8 && width != 16) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "smemld: WIDTH = %d: a shared load is 4, 8 or 16 bytes "
+                     "a lane", width);
+        return FALSE;
+    }
+    if (k->size < 1 || k->size > 32) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "smemld: %" G_GINT64_FORMAT " warps: one block of 1 to "
+                     "32", k->size);
+        return FALSE;
+    }
+    k->threads = 32 * (int) k->size;
+    k->grid_x = k->grid_y = 1;
+    /* ptxas -v, nvcc 13.0, sm_86: 34 registers at 4 and 16 bytes, 32 at
+     * 8; the 16 KB buffer the loads read. */
+    k->regs = width == 8 ? 32 : 34;
+    k->static_smem = 16384;
+    k->flops = 0;
+    k->device_bytes = 12;       /* the probe's result and sink words */
+    k->iterations = (guint64) k->param[2];
+    KProgram *p = kgen_program_new_lanes (k, smemld_lane_addr);
+    smemld_build (p, width);
+    kgen_table_lanes (p);
+    k->data = p;
+    return TRUE;
+}
+
+const KernModel kern_smemld_model = {
+    "smemld", "one block's warps load shared memory back to back "
+    "(wavefronts; kernels/cuda/probes.cu)",
+    smemld_params, G_N_ELEMENTS (smemld_params), "warps in the block (1-32)",
+    smemld_setup, stream_open, free_data, FALSE, NULL
 };

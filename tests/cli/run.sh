@@ -4,7 +4,7 @@
 . "${top_srcdir:-.}/tests/cli/setup"
 
 "$SMSIM" kernels >"$work/k"
-for id in vecadd pchase stream loaduse pmpp-tiled sgemm-1 sgemm-10; do
+for id in vecadd pchase stream loaduse smemld pmpp-tiled sgemm-1 sgemm-10; do
     grep -q "^$id " "$work/k" || fail "kernels lacks $id"
 done
 # Each kernel lists the parameters it takes, and those alone
@@ -18,7 +18,7 @@ for want in "sgemm-1:" "sgemm-3:" "sgemm-4:BM BN BK TM THREADS " \
             "sgemm-5:BM BN BK TM TN THREADS " "sgemm-9:BM BN BK TM TN THREADS " \
             "sgemm-10:BM BN BK TM TN WM WN WNITER THREADS " \
             "sgemm-11:BM BN BK TM TN WM WN WNITER THREADS " \
-            "pmpp-tiled:TILE_WIDTH DYNAMIC "; do
+            "pmpp-tiled:TILE_WIDTH DYNAMIC " "smemld:WIDTH PATTERN ITERS "; do
     got=$(params_of "${want%%:*}")
     [ "$got" = "${want#*:}" ] || fail "kernels lists '$got' for ${want%%:*}, expected '${want#*:}'"
 done
@@ -156,6 +156,11 @@ contains "$work/err" "pchase: about 1e+18 warp instructions, more than smsim cou
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel pchase --size 9223372036854775806
 expect_fail 2 "$SMSIM" run --gpu a6000 --kernel loaduse --size 1000000000 --param ITERS=1073741824
 contains "$work/err" "take a smaller --size or --param"
+# smemld is one block of 1-32 warps loading 4, 8 or 16 bytes a lane.
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel smemld --size 32 --param WIDTH=12
+contains "$work/err" "WIDTH = 12: a shared load is 4, 8 or 16 bytes"
+expect_fail 2 "$SMSIM" run --gpu a6000 --kernel smemld --size 33
+contains "$work/err" "33 warps: one block of 1 to 32"
 "$SMSIM" run --gpu a6000 --kernel pchase --size 100000000000 >"$work/chase" ||
     fail "a chase of 10^11 loads was refused"
 # What the SM model cannot hold is refused before it runs, not
