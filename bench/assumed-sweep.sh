@@ -26,7 +26,7 @@ for kv in pipe.fma_latency_cycles=2 pipe.fma_latency_cycles=8 \
           mem.lg_queue_depth=10 mem.lg_queue_depth=40 \
           mem.mio_queue_depth=10 mem.mio_queue_depth=40 \
           mem.l1_assoc=2 mem.l1_assoc=8 \
-          mem.l1_hashed_index=true \
+          mem.l1_hashed_index=true mem.smem_merge_phases=true \
           mem.l1_tags_per_clk=2 \
           mem.l1_miss_slots=64 mem.l1_miss_slots=256 \
           mem.l1_fill_shares_data_path=false \

@@ -31,98 +31,129 @@ typedef struct {
     gint64 stride;
     guint64 addr[32];             /* explicit form */
     int wavefronts, ideal;
+    gboolean merged;              /* mem.smem_merge_phases */
 } Case;
 
 #define ALL 0xffffffffu
 
 static const Case cases[] = {
     /* Row of a 32 x 32 float tile: lane i reads word i, bank i: 1. */
-    { "tile row", 32, 4, 4, ALL, FALSE, 0x0, 4, { 0 }, 1, 1 },
+    { "tile row", 32, 4, 4, ALL, FALSE, 0x0, 4, { 0 }, 1, 1, FALSE },
     /* Column: lane i reads word 32 i, all in bank 0, 32 distinct: 32. */
-    { "tile column", 32, 4, 4, ALL, FALSE, 0x0, 128, { 0 }, 32, 1 },
+    { "tile column", 32, 4, 4, ALL, FALSE, 0x0, 128, { 0 }, 32, 1, FALSE },
     /* Column of a tile padded to 33: word 33 i, bank i: 1. */
-    { "padded column", 32, 4, 4, ALL, FALSE, 0x0, 132, { 0 }, 1, 1 },
+    { "padded column", 32, 4, 4, ALL, FALSE, 0x0, 132, { 0 }, 1, 1, FALSE },
     /* Every lane one word: one delivery, broadcast: 1. */
-    { "one word", 32, 4, 4, ALL, FALSE, 0x40, 0, { 0 }, 1, 1 },
+    { "one word", 32, 4, 4, ALL, FALSE, 0x40, 0, { 0 }, 1, 1, FALSE },
     /* float4 consecutive: lane i reads bytes 16 i..16 i + 15 = words
      * 4 i..4 i + 3.  Quarter-warp j (lanes 8 j..8 j + 7) reads words
      * 32 j..32 j + 31, each bank once: 4 phases of 1, no conflict. */
-    { "float4 consecutive", 32, 4, 16, ALL, FALSE, 0x0, 16, { 0 }, 4, 4 },
+    { "float4 consecutive", 32, 4, 16, ALL, FALSE, 0x0, 16, { 0 }, 4, 4,
+      FALSE },
     /* Stride 2 floats: word 2 i, bank 2 i mod 32; lanes i and i + 16
      * share a bank with different words: 2. */
-    { "stride 2 floats", 32, 4, 4, ALL, FALSE, 0x0, 8, { 0 }, 2, 1 },
+    { "stride 2 floats", 32, 4, 4, ALL, FALSE, 0x0, 8, { 0 }, 2, 1, FALSE },
     /* 64-bit consecutive: lane i reads words 2 i, 2 i + 1; half-warp h
      * reads words 32 h..32 h + 31, each bank once: 2 phases of 1. */
-    { "64-bit consecutive", 32, 4, 8, ALL, FALSE, 0x0, 8, { 0 }, 2, 2 },
+    { "64-bit consecutive", 32, 4, 8, ALL, FALSE, 0x0, 8, { 0 }, 2, 2, FALSE },
 
     /* Column with lanes 0-15 active: 16 distinct words in bank 0. */
     { "column, 16 lanes", 32, 4, 4, 0x0000ffffu, FALSE, 0x0, 128, { 0 },
-      16, 1 },
+      16, 1, FALSE },
     /* Column, one lane: no one to conflict with. */
-    { "column, 1 lane", 32, 4, 4, 0x1u, FALSE, 0x0, 128, { 0 }, 1, 1 },
+    { "column, 1 lane", 32, 4, 4, 0x1u, FALSE, 0x0, 128, { 0 }, 1, 1, FALSE },
     /* No active lane: nothing. */
-    { "no active lane", 32, 4, 4, 0, FALSE, 0x0, 128, { 0 }, 0, 0 },
+    { "no active lane", 32, 4, 4, 0, FALSE, 0x0, 128, { 0 }, 0, 0, FALSE },
     /* chars, consecutive: bytes 0..31 are words 0..7, four lanes to a
      * word (multicast): 1. */
-    { "chars consecutive", 32, 4, 1, ALL, FALSE, 0x0, 1, { 0 }, 1, 1 },
+    { "chars consecutive", 32, 4, 1, ALL, FALSE, 0x0, 1, { 0 }, 1, 1, FALSE },
     /* shorts, consecutive: bytes 0..63 are words 0..15: 1. */
-    { "shorts consecutive", 32, 4, 2, ALL, FALSE, 0x0, 2, { 0 }, 1, 1 },
+    { "shorts consecutive", 32, 4, 2, ALL, FALSE, 0x0, 2, { 0 }, 1, 1, FALSE },
     /* chars, stride 128 B: word 32 i, bank 0: 32 (an 8-bit access is
      * served as its 32-bit word). */
-    { "chars column", 32, 4, 1, ALL, FALSE, 0x0, 128, { 0 }, 32, 1 },
+    { "chars column", 32, 4, 1, ALL, FALSE, 0x0, 128, { 0 }, 32, 1, FALSE },
     /* 64-bit, stride 256 B: half-warp lanes read words 64 i, 64 i + 1,
      * banks 0 and 1, 16 distinct words each: 16 per phase, 32 in all. */
-    { "64-bit column", 32, 4, 8, ALL, FALSE, 0x0, 256, { 0 }, 32, 2 },
+    { "64-bit column", 32, 4, 8, ALL, FALSE, 0x0, 256, { 0 }, 32, 2, FALSE },
     /* 64-bit, stride 16 B: lane i reads words 4 i, 4 i + 1; in a half-
      * warp lanes i and i + 8 meet in banks 4 i mod 32 (and + 1): 2 per
      * phase, 4 in all. */
-    { "64-bit, every other", 32, 4, 8, ALL, FALSE, 0x0, 16, { 0 }, 4, 2 },
+    { "64-bit, every other", 32, 4, 8, ALL, FALSE, 0x0, 16, { 0 }, 4, 2,
+      FALSE },
     /* 64-bit, only lanes 16-31: one phase: 1. */
     { "64-bit, upper half", 32, 4, 8, 0xffff0000u, FALSE, 0x0, 8, { 0 },
-      1, 1 },
+      1, 1, FALSE },
     /* float4, stride 512 B: quarter-warp lanes read words 128 i..+3,
      * banks 0-3, 8 distinct words each: 8 per phase, 32 in all. */
-    { "float4 column", 32, 4, 16, ALL, FALSE, 0x0, 512, { 0 }, 32, 4 },
+    { "float4 column", 32, 4, 16, ALL, FALSE, 0x0, 512, { 0 }, 32, 4, FALSE },
     /* float4, all lanes one vector: 4 distinct banks per phase: 4. */
-    { "float4 one vector", 32, 4, 16, ALL, FALSE, 0x0, 0, { 0 }, 4, 4 },
+    { "float4 one vector", 32, 4, 16, ALL, FALSE, 0x0, 0, { 0 }, 4, 4, FALSE },
     /* float4, one lane per quarter-warp: 4 phases of 1. */
     { "float4, 4 lanes", 32, 4, 16, 0x01010101u, FALSE, 0x0, 16, { 0 },
-      4, 4 },
+      4, 4, FALSE },
     /* float4, lanes 0-7 only: 1 phase. */
     { "float4, lanes 0-7", 32, 4, 16, 0x000000ffu, FALSE, 0x0, 16, { 0 },
-      1, 1 },
+      1, 1, FALSE },
 
     /* Explicit form: lane i reads word 7 i mod 32, a permutation of the
      * banks: 1. */
     { "explicit permutation", 32, 4, 4, ALL, TRUE, 0, 0,
       { 0, 28, 56, 84, 112, 12, 40, 68, 96, 124, 24, 52, 80, 108, 8, 36,
         64, 92, 120, 20, 48, 76, 104, 4, 32, 60, 88, 116, 16, 44, 72, 100 },
-      1, 1 },
+      1, 1, FALSE },
     /* Row, but lane 5 reads word 38 (byte 152) instead of word 5: bank 6
      * now holds words 6 and 38: 2. */
     { "explicit, one conflict", 32, 4, 4, ALL, TRUE, 0, 0,
       { 0, 4, 8, 12, 16, 152, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,
         64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120,
-        124 }, 2, 1 },
+        124 }, 2, 1, FALSE },
     /* Lanes 2k and 2k + 1 read word 32 k: 16 distinct words in bank 0,
      * each read twice (the pairs are broadcasts): 16. */
     { "explicit, paired column", 32, 4, 4, ALL, TRUE, 0, 0,
       { 0, 0, 128, 128, 256, 256, 384, 384, 512, 512, 640, 640, 768, 768,
         896, 896, 1024, 1024, 1152, 1152, 1280, 1280, 1408, 1408, 1536,
-        1536, 1664, 1664, 1792, 1792, 1920, 1920 }, 16, 1 },
+        1536, 1664, 1664, 1792, 1792, 1920, 1920 }, 16, 1, FALSE },
 
     /* What-if geometries.  16 banks: a 32-bit warp is two phases of 16
      * lanes, consecutive words are conflict-free in each: 2. */
-    { "16 banks, row", 16, 4, 4, ALL, FALSE, 0x0, 4, { 0 }, 2, 2 },
+    { "16 banks, row", 16, 4, 4, ALL, FALSE, 0x0, 4, { 0 }, 2, 2, FALSE },
     /* 32 banks of 8 B (Kepler's 8-byte mode): a 64-bit warp is one
      * phase, 8-byte word i in bank i: 1. */
-    { "8 B banks, 64-bit", 32, 8, 8, ALL, FALSE, 0x0, 8, { 0 }, 1, 1 },
+    { "8 B banks, 64-bit", 32, 8, 8, ALL, FALSE, 0x0, 8, { 0 }, 1, 1, FALSE },
     /* ... and 32-bit lanes 2 i, 2 i + 1 share 8-byte word i: 1. */
-    { "8 B banks, 32-bit", 32, 8, 4, ALL, FALSE, 0x0, 4, { 0 }, 1, 1 },
+    { "8 B banks, 32-bit", 32, 8, 4, ALL, FALSE, 0x0, 4, { 0 }, 1, 1, FALSE },
     /* Any signed 64-bit stride, without signed overflow (the sanitizer
      * build aborts on one): -2^63 puts the even lanes at 0 and the odd
      * ones at 2^63, two words of bank 0: 2. */
-    { "stride -2^63", 32, 4, 4, ALL, FALSE, 0x0, G_MININT64, { 0 }, 2, 1 },
+    { "stride -2^63", 32, 4, 4, ALL, FALSE, 0x0, G_MININT64, { 0 }, 2, 1,
+      FALSE },
+
+    /* Phases merged: the whole warp is one phase at every width.  All
+     * lanes one float4: words 0-3, a bank each: 1 (4 split). */
+    { "merged, float4 one vector", 32, 4, 16, ALL, FALSE, 0x0, 0, { 0 }, 1, 1,
+      TRUE },
+    /* All lanes one 64-bit word: words 0-1: 1 (2 split). */
+    { "merged, 64-bit one word", 32, 4, 8, ALL, FALSE, 0x8, 0, { 0 }, 1, 1,
+      TRUE },
+    /* float4 consecutive: 128 distinct words, 4 in each bank: 4, and
+     * 128 / 32 = 4 ideal: no conflict, as split. */
+    { "merged, float4 consecutive", 32, 4, 16, ALL, FALSE, 0x0, 16, { 0 },
+      4, 4, TRUE },
+    /* Lane l at (l % 16) x 32 B (kernel 6's Bs): chunk c = l % 16 is
+     * words 8c..8c + 3, in banks 8c mod 32 ..; chunks 0, 4, 8, 12 share
+     * banks 0-3, and so on: 4 words a bank, 4 (8 split); 64 distinct
+     * words: 2 ideal. */
+    { "merged, k6 Bs", 32, 4, 16, ALL, TRUE, 0, 0,
+      { 0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416,
+        448, 480, 0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352,
+        384, 416, 448, 480 }, 4, 2, TRUE },
+    /* float4 column (stride 512 B): banks 0-3 hold 32 distinct words
+     * each: 32, no fewer than split; 128 words: 4 ideal. */
+    { "merged, float4 column", 32, 4, 16, ALL, FALSE, 0x0, 512, { 0 }, 32,
+      4, TRUE },
+    /* 32-bit accesses were one phase already: a column stays 32. */
+    { "merged, tile column", 32, 4, 4, ALL, FALSE, 0x0, 128, { 0 }, 32, 1,
+      TRUE },
 };
 
 static void
@@ -151,7 +182,7 @@ ParameterizedTest (const Case *c, bank, worked_examples)
     Instr in;
     BankResult r;
     make_instr (c, &in);
-    bank_access (&in, c->n_banks, c->bank_bytes, &r);
+    bank_access (&in, c->n_banks, c->bank_bytes, c->merged, &r);
     cr_expect_eq (r.wavefronts, c->wavefronts, "%s: %d wavefronts, expected %d",
                   c->what, r.wavefronts, c->wavefronts);
     cr_expect_eq (r.ideal, c->ideal, "%s: ideal %d, expected %d", c->what,
@@ -186,7 +217,7 @@ Theory ((gint64 stride_words, guint32 active, guint64 base), bank,
     in.addr_mode = INSTR_ADDR_STRIDE;
     in.addr_base = base + 0x100000;   /* negative strides stay positive */
     in.addr_stride = 4 * stride_words;
-    bank_access (&in, 32, 4, &r);
+    bank_access (&in, 32, 4, FALSE, &r);
     cr_assert_eq (r.wavefronts, 1, "stride %" G_GINT64_FORMAT ": %d",
                   stride_words, r.wavefronts);
     cr_assert_eq (r.conflicts, 0);
@@ -205,7 +236,7 @@ Test (bank, stride_sweep)
         in.addr_mode = INSTR_ADDR_STRIDE;
         in.addr_base = 0x1000;
         in.addr_stride = 4 * s;
-        bank_access (&in, 32, 4, &r);
+        bank_access (&in, 32, 4, FALSE, &r);
         int want = s == 0 ? 1 : MIN (1 << __builtin_ctzll ((guint64) s), 32);
         cr_assert_eq (r.wavefronts, want, "stride %" G_GINT64_FORMAT, s);
     }
@@ -268,7 +299,7 @@ Test (bank, matches_reference_and_bounded)
                            g_rand_int_range (rng, 0, 64);
             in.addr_stride = w * g_rand_int_range (rng, -40, 41);
         }
-        bank_access (&in, 32, 4, &r);
+        bank_access (&in, 32, 4, FALSE, &r);
 
         int lanes = 32 / MAX (1, w / 4), want = 0, phases = 0;
         for (int first = 0; first < 32; first += lanes) {
@@ -297,7 +328,7 @@ Test (bank, misaligned_lane_counts_its_words)
     in.addr_mode = INSTR_ADDR_EXPLICIT;
     in.addr[0] = 2;       /* words 0..4 */
     in.addr[1] = 130;     /* words 32..36: banks 0..4 again */
-    bank_access (&in, 32, 4, &r);
+    bank_access (&in, 32, 4, FALSE, &r);
     cr_assert_eq (r.wavefronts, 2);
     cr_assert_eq (r.ideal, 1);
 }
@@ -312,7 +343,7 @@ Test (bank, memo_matches_reference)
     g_autoptr (GRand) rng = g_rand_new_with_seed (77);
     Instr pattern[6];
     BankMemo memo;
-    bank_memo_init (&memo, 32, 4);
+    bank_memo_init (&memo, 32, 4, FALSE);
     for (int p = 0; p < 6; p++) {
         Instr *in = &pattern[p];
         instr_init (in, INSTR_LDS);
@@ -340,5 +371,40 @@ Test (bank, memo_matches_reference)
         cr_assert_eq (r.wavefronts, want, "trial %d", t);
         cr_assert_eq (r.ideal, phases, "trial %d", t);
         cr_assert_eq (r.conflicts, want - phases, "trial %d", t);
+    }
+}
+
+/* Phases merged (mem.smem_merge_phases): the whole warp is the naive
+ * reference's one phase, at every width; never more than the split, as
+ * a bank's distinct words over the warp are at most the sum of its
+ * phases'; and the memo keeps to the rule it was made with. */
+Test (bank, merged_matches_reference)
+{
+    static const int widths[] = { 4, 8, 16 };
+    g_autoptr (GRand) rng = g_rand_new_with_seed (91);
+    BankMemo merged, split;
+    bank_memo_init (&merged, 32, 4, TRUE);
+    bank_memo_init (&split, 32, 4, FALSE);
+    for (int t = 0; t < 600; t++) {
+        Instr in;
+        instr_init (&in, INSTR_LDS);
+        in.width = (guint8) widths[t % 3];
+        in.active = t % 2 ? 0xffffffffu : g_rand_int (rng) | 1u;
+        in.addr_mode = INSTR_ADDR_EXPLICIT;
+        /* Few distinct addresses now and then: broadcasts across phases. */
+        int spread = t % 4 == 0 ? 4 : 256;
+        for (int lane = 0; lane < 32; lane++)
+            in.addr[lane] = (guint64) g_rand_int_range (rng, 0, spread) *
+                            in.width;
+        BankResult m, s, mm;
+        bank_access (&in, 32, 4, TRUE, &m);
+        bank_access (&in, 32, 4, FALSE, &s);
+        bank_memo_access (&merged, &in, &mm);
+        cr_assert_eq (m.wavefronts, naive_phase (&in, 0, 32, 32, 4),
+                      "trial %d", t);
+        cr_assert_leq (m.wavefronts, s.wavefronts, "trial %d", t);
+        cr_assert_eq (mm.wavefronts, m.wavefronts, "trial %d", t);
+        bank_memo_access (&split, &in, &mm);
+        cr_assert_eq (mm.wavefronts, s.wavefronts, "trial %d", t);
     }
 }

@@ -181,6 +181,41 @@ Test (kern, smemld_takes_its_wavefronts)
     }
 }
 
+/* The same with mem.smem_merge_phases: the whole warp one phase, so a
+ * warp-uniform 128-bit load is 1 wavefront (words 0-3, a bank each),
+ * not 4, and kernel 6's Bs pattern 4 (16 chunks 32 B apart, 4 to each
+ * group of 4 banks), not 8; the run counts them so, and the uniform
+ * loads go under the split's 4 cycles each (the floor is then 1, with
+ * 3 instructions a load on 4 schedulers behind it). */
+Test (kern, smemld_merged_phases)
+{
+    const char *sets[] = { "mem.smem_merge_phases=true", NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    const struct {
+        const char *pattern;
+        int wavefronts;
+    } cases[] = { { "PATTERN=0", 1 }, { "PATTERN=2", 4 } };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *params[] = { "WIDTH=16", cases[i].pattern, "ITERS=8",
+                                 NULL };
+        g_autoptr (KernInstance) k = make_with (s, "smemld", 32, params);
+        RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+        RunResult r;
+        cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+                   error ? error->message : "");
+        guint64 loads = 32 * 8 * 64;
+        cr_expect_eq (r.mem.smem_wavefronts,
+                      loads * (guint64) cases[i].wavefronts, "%s",
+                      cases[i].pattern);
+        if (cases[i].wavefronts == 1)
+            cr_expect_lt (r.cycles, 2 * loads, "%" G_GUINT64_FORMAT,
+                          r.cycles);
+    }
+}
+
 /* What a progress callback saw. */
 typedef struct {
     guint calls;

@@ -4,7 +4,7 @@
 //   ./probes smem     cycles a shared load takes an SM, by width and lane
 //                     pattern: how many wavefronts a 64- or 128-bit load
 //                     costs when lanes share addresses (smsim: quarter-warp
-//                     phases, never merged; bank.h)
+//                     phases, never merged; mem.smem_merge_phases)
 //   ./probes l1       a one-thread pointer chase over rings of lines m lines
 //                     apart, m = 1 .. 1024: the L1's sets and ways, and
 //                     whether its set index is the line modulo the sets
@@ -182,7 +182,7 @@ static void probe_smem()
            "and %.1f from the merged rule's: %s\n", smsim_score, merged_score,
            smsim_score <= merged_score
                ? "smsim's quarter-warp phases stand"
-               : "the hardware merges what smsim splits (bank.h's ASSUMED split is wrong)");
+               : "the hardware merges what smsim splits (--set mem.smem_merge_phases=true)");
     CUDA_CHECK(cudaFree(d_cycles));
     CUDA_CHECK(cudaFree(d_sink));
 }

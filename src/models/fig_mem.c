@@ -139,7 +139,8 @@ banks_build (const FigOptions *o, FigData *d, GError **error)
         Instr in;
         BankResult r;
         pattern_instr (&shared_patterns[i], INSTR_LDS, &in);
-        bank_access (&in, s->mem.smem_banks, 4, &r);
+        bank_access (&in, s->mem.smem_banks, 4, s->mem.smem_merge_phases,
+                     &r);
         g_string_append_printf (d->csv, "%s,%d,%d,%d\n",
                                 shared_patterns[i].name, r.wavefronts,
                                 r.ideal, r.conflicts);

@@ -167,6 +167,10 @@ static const PkeyInfo keys[] = {
     I ("mem", "smem_bytes_per_clk", PKEY_TIMING, 1, 4096, "B/clk",
        mem.smem_bytes_per_clk, "shared-memory bandwidth per SM: "
        "smem_banks x 4 B x the wavefronts served a cycle"),
+    { "mem", "smem_merge_phases", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
+      AT (mem.smem_merge_phases), NULL,
+      "64- and 128-bit shared accesses served as one phase of the whole "
+      "warp (false: in half- and quarter-warp phases, never merged)" },
     I ("mem", "l1_line_bytes", PKEY_TIMING, 32, 1024, "B", mem.l1_line_bytes,
        "L1 line size"),
     I ("mem", "l1_sector_bytes", PKEY_TIMING, 8, 1024, "B",

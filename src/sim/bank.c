@@ -123,16 +123,19 @@ add_lane (WordSet *s, const Instr *instr, int lane, const Banks *b)
         add_word (s, w, b);
 }
 
-/* Wavefronts of one phase: the active lanes in 'lanes'.  First only the
+/* Wavefronts of one phase: the active lanes in 'lanes'; its ideal, the
+ * distinct words over n_banks rounded up, in '*ideal'.  First only the
  * lowest and highest word: when they are less than n_banks apart (a row,
  * a broadcast, consecutive vectors) no bank can hold two distinct words,
  * and the phase is one wavefront without counting anything. */
 static int
-phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
+phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b,
+                  int *ideal)
 {
     guint64 lo, hi;
     if (!stride_range (instr, lanes, b, &lo, &hi))
         scan_range (instr, lanes, b, &lo, &hi);
+    *ideal = 1;
     if (hi - lo < (guint64) b->n_banks)
         return 1;
 
@@ -144,11 +147,13 @@ phase_wavefronts (const Instr *instr, guint32 lanes, const Banks *b)
     }
     for (guint32 m = lanes; m != 0; m &= m - 1)
         add_lane (&s, instr, __builtin_ctz (m), b);
+    *ideal = (s.n + b->n_banks - 1) / b->n_banks;
     return s.worst;
 }
 
 void
-bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
+bank_access (const Instr *instr, int n_banks, int bank_bytes,
+             gboolean merge_phases, BankResult *out)
 {
     g_assert (n_banks >= 1 && n_banks <= BANK_MAX_BANKS);
     g_assert (bank_bytes > 0 && (bank_bytes & (bank_bytes - 1)) == 0);
@@ -160,7 +165,8 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
     /* A lane access of k words; a phase serves n_banks / k lanes, so a
      * conflict-free phase delivers at most one word per bank. */
     const int k = MAX (1, instr->width / bank_bytes);
-    const int lanes_per_phase = CLAMP (n_banks / k, 1, 32);
+    const int lanes_per_phase = merge_phases ? 32
+                                             : CLAMP (n_banks / k, 1, 32);
 
     out->wavefronts = 0;
     out->ideal = 0;
@@ -170,8 +176,9 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
         guint32 lanes = instr->active & span;
         if (lanes == 0)
             continue;
-        out->ideal++;
-        out->wavefronts += phase_wavefronts (instr, lanes, &b);
+        int ideal;
+        out->wavefronts += phase_wavefronts (instr, lanes, &b, &ideal);
+        out->ideal += merge_phases ? ideal : 1;
     }
     out->conflicts = out->wavefronts - out->ideal;
 }
@@ -180,11 +187,13 @@ bank_access (const Instr *instr, int n_banks, int bank_bytes, BankResult *out)
 /* The memo                                                            */
 
 void
-bank_memo_init (BankMemo *m, int n_banks, int bank_bytes)
+bank_memo_init (BankMemo *m, int n_banks, int bank_bytes,
+                gboolean merge_phases)
 {
     memset (m, 0, sizeof *m);
     m->n_banks = n_banks;
     m->bank_bytes = bank_bytes;
+    m->merge_phases = merge_phases;
 }
 
 /* The key of 'instr' in 'e' (all but the result); returns its hash,
@@ -213,7 +222,8 @@ void
 bank_memo_access (BankMemo *m, const Instr *instr, BankResult *out)
 {
     if (instr->active == 0) {
-        bank_access (instr, m->n_banks, m->bank_bytes, out);
+        bank_access (instr, m->n_banks, m->bank_bytes, m->merge_phases,
+                     out);
         return;
     }
     BankMemoEntry key;
@@ -224,7 +234,7 @@ bank_memo_access (BankMemo *m, const Instr *instr, BankResult *out)
         *out = e->result;
         return;
     }
-    bank_access (instr, m->n_banks, m->bank_bytes, out);
+    bank_access (instr, m->n_banks, m->bank_bytes, m->merge_phases, out);
     key.hash = h;
     key.result = *out;
     *e = key;

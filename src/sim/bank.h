@@ -23,8 +23,14 @@
  *     a phase takes as many wavefronts as the most distinct words any
  *     one bank must deliver in it, and the access costs the sum over
  *     its phases;
- *   - 'ideal' is the number of phases with an active lane: the cost with
- *     no conflict.  No active lane costs nothing.
+ *   - with 'merge_phases' (mem.smem_merge_phases, a what-if) the whole
+ *     warp is one phase at every width: the fewest wavefronts any
+ *     hardware could take (a warp-uniform 128-bit load 1, not 4), never
+ *     more than the split's, since a bank's distinct words over the warp
+ *     are at most the sum of its phases';
+ *   - 'ideal' is the cost with no conflict: the phases with an active
+ *     lane, or merged, the warp's distinct words over n_banks, rounded
+ *     up (a consecutive 128-bit load 4).  No active lane costs nothing.
  * CUDA requires natural alignment for shared accesses; a misaligned lane
  * access is counted by the words it overlaps, and never crashes.
  * n_banks is 1..BANK_MAX_BANKS, bank_bytes a power of two, width
@@ -54,7 +60,7 @@ typedef struct {
 } BankResult;
 
 void bank_access (const Instr *instr, int n_banks, int bank_bytes,
-                  BankResult *out);
+                  gboolean merge_phases, BankResult *out);
 
 /* bank_access with a memory of recent answers, for the simulator's hot
  * path: a tiled kernel plays the same few access patterns again and
@@ -77,10 +83,12 @@ typedef struct {
 typedef struct {
     int n_banks;
     int bank_bytes;
+    gboolean merge_phases;
     BankMemoEntry entry[BANK_MEMO_ENTRIES];
 } BankMemo;
 
-void bank_memo_init (BankMemo *m, int n_banks, int bank_bytes);
+void bank_memo_init (BankMemo *m, int n_banks, int bank_bytes,
+                     gboolean merge_phases);
 void bank_memo_access (BankMemo *m, const Instr *instr, BankResult *out);
 
 #endif

@@ -417,7 +417,7 @@ memhier_new (const GpuSpec *spec, EvqQueue *q, int n_sm, guint64 l1_bytes)
     coal_geometry_init (&h->geometry, m->l1_line_bytes, m->l1_sector_bytes);
     h->tags_shift = log2_or_none (m->l1_tags_per_clk);
     h->bytes_shift = log2_or_none (m->l1_bytes_per_clk);
-    bank_memo_init (&h->banks, m->smem_banks, 4);
+    bank_memo_init (&h->banks, m->smem_banks, 4, m->smem_merge_phases);
     h->sm = g_new0 (SmMem, n_sm);
     for (int i = 0; i < n_sm; i++) {
         h->sm[i].l1 = cache_new (l1_bytes, m->l1_line_bytes,

@@ -113,6 +113,7 @@ typedef struct {
     int smem_banks;
     int smem_latency_cycles;
     int smem_bytes_per_clk;
+    gboolean smem_merge_phases;   /* wide accesses as one warp phase (bank.h) */
     int l1_line_bytes;
     int l1_sector_bytes;
     int l1_hit_latency_cycles;
