@@ -16,13 +16,26 @@ set -eu
 opts=
 for s in $SET; do opts="$opts --set $s"; done
 
-cycles() {   # cycles ARGS...: a run's cycles
-    # shellcheck disable=SC2086 # $opts is a list of options
-    "$SMSIM" run --gpu "$GPU" $opts --format json "$@" |
-        sed -n 's/^ *"cycles" : \([0-9]*\).*/\1/p'
+# A failed run ends the script, even from a command substitution or an
+# `if` (where set -e does not reach): no verdict from missing figures.
+die() {
+    echo "probes.sh: $*" >&2
+    kill -TERM $$
+    exit 1
 }
 
-echo "smem: SM cycles per warp shared load, 32 warps on one SM ($GPU$SET)"
+cycles() {   # cycles ARGS...: a run's cycles
+    # shellcheck disable=SC2086 # $opts is a list of options
+    out=$("$SMSIM" run --gpu "$GPU" $opts --format json "$@") ||
+        die "smsim run --gpu $GPU$opts $* failed"
+    c=$(printf '%s\n' "$out" | sed -n 's/^ *"cycles" : \([0-9]*\).*/\1/p')
+    case $c in
+    '' | *[!0-9]*) die "smsim run --gpu $GPU$opts $*: no cycles in its output" ;;
+    esac
+    echo "$c"
+}
+
+echo "smem: SM cycles per warp shared load, 32 warps on one SM ($GPU${SET:+, $SET})"
 printf '  %-8s %5s %9s\n' pattern width cycles
 iters=32
 for width in 4 8 16; do
@@ -53,6 +66,9 @@ hit=$(step 1 1)
 # shellcheck disable=SC2086 # $opts is a list of options
 l2=$("$SMSIM" query --gpu "$GPU" $opts --format json |
     sed -n '/"mem.l2_hit_latency_cycles"/,/"value"/s/^ *"value" : "\([0-9]*\)".*/\1/p')
+case $l2 in
+'' | *[!0-9]*) die "smsim query --gpu $GPU$opts: no mem.l2_hit_latency_cycles" ;;
+esac
 mid=$(awk -v a="$hit" -v b="$l2" 'BEGIN { print (a + b) / 2 }')
 echo
 echo "l1: a ring of 32 lines m lines apart (an L1 hit $hit cycles a step, L2 $l2: a ring misses past $mid)"
@@ -79,14 +95,26 @@ for m in $missing; do
     echo "PROBE l1 stride_lines=$m knee=$hi"
     if [ "$hi" -lt "$least" ]; then least=$hi; sets=$m; fi
 done
+# probes.cu's verdict (plain_ring_misses and after): a plain index of
+# 'sets' sets and 'ways' ways makes a ring of 32 lines m lines apart
+# visit d = sets / gcd(sets, m) sets; under LRU the lines of sets holding
+# more than 'ways' miss, and the ring misses where they are over half.
 echo "$missing" | awk -v sets="$sets" -v ways=$((least - 1)) -v n="$n" '
     function gcd(a, b) { while (b) { t = a % b; a = b; b = t } return a }
+    function predicted(m,    d, q, extra, crowded) {
+        d = sets / gcd(sets, m); q = int(32 / d); extra = 32 % d
+        crowded = (q + 1 > ways ? extra * (q + 1) : 0) + (q > ways ? (d - extra) * q : 0)
+        return 2 * crowded > 32
+    }
     { for (i = 1; i <= NF; i++) seen[$i] = 1 }
     END {
+        multiples = 1
         for (m = 1; m <= 1024; m++) {
-            d = sets / gcd(sets, m)
-            wrong += (int((32 + d - 1) / d) > ways) != (m in seen)
+            wrong += predicted(m) != (m in seen)
+            if (m % sets == 0 && !(m in seen)) multiples = 0
         }
+        tolerance = n / 20 > 1 ? int(n / 20) : 1
+        plain = multiples && sets * ways * 128 <= 256 * 1024 && wrong <= tolerance
         printf "PROBE l1 sets=%d ways=%d wrong=%d index=%s\n", sets, ways, wrong,
-               wrong <= int(n / 20) ? "plain" : "hashed"
+               plain ? "plain" : "hashed"
     }'

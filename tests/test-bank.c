@@ -374,10 +374,32 @@ Test (bank, memo_matches_reference)
     }
 }
 
+/* The distinct 4-byte words the warp's active lanes touch, naively. */
+static int
+naive_words (const Instr *in)
+{
+    guint64 words[32 * 16];
+    int n = 0;
+    for (int lane = 0; lane < 32; lane++) {
+        if (!(in->active & (1u << lane)))
+            continue;
+        guint64 a = instr_lane_addr (in, lane);
+        for (guint64 w = a / 4; w <= (a + in->width - 1) / 4; w++) {
+            gboolean seen = FALSE;
+            for (int j = 0; j < n && !seen; j++)
+                seen = words[j] == w;
+            if (!seen)
+                words[n++] = w;
+        }
+    }
+    return n;
+}
+
 /* Phases merged (mem.smem_merge_phases): the whole warp is the naive
  * reference's one phase, at every width; never more than the split, as
  * a bank's distinct words over the warp are at most the sum of its
- * phases'; and the memo keeps to the rule it was made with. */
+ * phases'; its ideal the warp's distinct words over 32, rounded up; and
+ * the memo keeps to the rule it was made with. */
 Test (bank, merged_matches_reference)
 {
     static const int widths[] = { 4, 8, 16 };
@@ -402,6 +424,7 @@ Test (bank, merged_matches_reference)
         bank_memo_access (&merged, &in, &mm);
         cr_assert_eq (m.wavefronts, naive_phase (&in, 0, 32, 32, 4),
                       "trial %d", t);
+        cr_assert_eq (m.ideal, (naive_words (&in) + 31) / 32, "trial %d", t);
         cr_assert_leq (m.wavefronts, s.wavefronts, "trial %d", t);
         cr_assert_eq (mm.wavefronts, m.wavefronts, "trial %d", t);
         bank_memo_access (&split, &in, &mm);

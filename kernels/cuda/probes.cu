@@ -238,14 +238,32 @@ static bool ring_misses(unsigned *d_list, int k, int stride, double mid, long lo
     return run_chase(d_list, k, (size_t)stride * 128, d_cycles, d_sink) > mid;
 }
 
-// A plain index puts lines m lines apart in sets / gcd(sets, m) sets, so
-// a ring of 32 of them misses where m is a multiple of sets / d with
-// d x ways < 32, and at a multiple of sets itself from ways + 1 lines
-// on.  So: every stride of 1 to 1024 lines with a ring of 32; at the
-// strides that miss, the fewest lines that do (the knee); ways = the
-// least knee - 1, sets = the least stride with that knee.  A hashed
-// index crowds no stride's lines into one set, or some by chance: no
-// stride misses, or the ones that do are not the multiples of one.
+// What a plain index of 'sets' sets and 'ways' ways predicts for a ring
+// of k lines m lines apart: the ring visits d = sets / gcd (sets, m)
+// sets in turn, k / d lines to each (k % d of them one more); under LRU
+// the lines of a set holding more than 'ways' miss every time round and
+// the rest hit, so the ring "misses" (takes more than halfway from an L1
+// hit to an L2 hit a step) where those lines are more than half of k.
+static bool plain_ring_misses(int sets, int ways, int k, int m)
+{
+    int g = sets, r = m;
+    while (r) {
+        int t = g % r;
+        g = r;
+        r = t;
+    }
+    const int d = sets / g, q = k / d, extra = k % d;
+    const int crowded = (q + 1 > ways ? extra * (q + 1) : 0) + (q > ways ? (d - extra) * q : 0);
+    return 2 * crowded > k;
+}
+
+// So: every stride of 1 to 1024 lines with a ring of 32; at the strides
+// that miss, the fewest lines that do (the knee).  At a multiple of the
+// sets every line shares one set and the knee is ways + 1, the least:
+// ways = the least knee - 1, sets = the least stride with that knee.
+// Then the prediction is checked against every stride.  A hashed index
+// crowds no stride's lines into one set, or some by chance: no stride
+// misses, or the ones that do are not what any plain index predicts.
 static void probe_l1()
 {
     const int ring = 32, max_stride = 1024;
@@ -293,26 +311,21 @@ static void probe_l1()
         }
         if (missing.size() > 24)
             printf("  (%zu more: the PROBE lines)\n", missing.size() - 24);
-        // What a plain index of 'sets' sets and 'ways' ways predicts: a
-        // ring m lines apart spreads over d = sets / gcd (sets, m) sets,
-        // and misses where one of them gets more than 'ways' lines.
         const int ways = least - 1;
         int wrong = 0;
+        bool multiples = true;   // every multiple of 'sets' misses
         for (int m = 1; m <= max_stride; m++) {
-            int g = sets, r = m;
-            while (r) {
-                int t = g % r;
-                g = r;
-                r = t;
-            }
-            const int d = sets / g;
-            const bool predicted = (ring + d - 1) / d > ways;
             const bool seen = std::binary_search(missing.begin(), missing.end(), m);
-            wrong += predicted != seen;
+            wrong += plain_ring_misses(sets, ways, ring, m) != seen;
+            if (m % sets == 0)
+                multiples = multiples && seen;
         }
-        // Timing noise may flip a stride or two; chance collisions under
-        // a hash leave a few strides missing that no plain index explains.
-        const bool plain = wrong <= (int)missing.size() / 20;
+        // Timing noise may flip a stride; chance collisions under a hash
+        // leave strides missing that no plain index explains, or one that
+        // would need an L1 larger than any SM's (256 KB of L1 and shared
+        // memory together on the H100, the largest).
+        const bool plain = multiples && (size_t)sets * ways * 128 <= 256 * 1024 &&
+                           wrong <= std::max(1, (int)missing.size() / 20);
         printf("PROBE l1 sets=%d ways=%d wrong=%d index=%s\n", sets, ways, wrong,
                plain ? "plain" : "hashed");
         printf("a plain index of %d sets of %d ways predicts which strides miss, wrong at %d of "

@@ -257,7 +257,7 @@ smemld_build (KProgram *p, int width)
         for (int k = 0; k < SMEMLD_LOADS; k++) {
             int reg = R_LD + 4 * k;
             kgen_mem (p, KGEN_BODY, INSTR_LDS, reg, R_CTR, width, 1,
-                      i * SMEMLD_LOADS + k)->n_dst = (guint8) words;
+                      i * SMEMLD_LOADS + k);
         }
         for (int k = 0; k < SMEMLD_LOADS; k++) {
             int reg = R_LD + 4 * k;

@@ -169,8 +169,8 @@ static const PkeyInfo keys[] = {
        "smem_banks x 4 B x the wavefronts served a cycle"),
     { "mem", "smem_merge_phases", PKEY_BOOL, PKEY_TIMING, 0, 1, "",
       AT (mem.smem_merge_phases), NULL,
-      "64- and 128-bit shared accesses served as one phase of the whole "
-      "warp (false: in half- and quarter-warp phases, never merged)" },
+      "shared accesses served as one phase of the whole warp (false: "
+      "split by width, 64-bit in half-warps, 128-bit in quarter-warps)" },
     I ("mem", "l1_line_bytes", PKEY_TIMING, 32, 1024, "B", mem.l1_line_bytes,
        "L1 line size"),
     I ("mem", "l1_sector_bytes", PKEY_TIMING, 8, 1024, "B",
