@@ -35,8 +35,8 @@
 // smem: wavefronts of one warp shared load
 // ---------------------------------------------------------------------------
 
-// Lane patterns, byte offsets of lane l's access; the SGEMM kernel each
-// stands for in brackets.
+// Lane patterns, byte offsets of lane l's access; beside each, the SGEMM
+// loads it stands for.
 enum { P_UNIFORM, P_HALVES, P_K6_BS, P_ROWS, P_STRIDE2, N_PATTERNS };
 
 static const char *const pattern_name[N_PATTERNS] = {
@@ -84,8 +84,8 @@ static const int expect_merged[3][N_PATTERNS] = {
 enum { SMEM_BYTES = 16384, SMEM_LOADS = 8, SMEM_WINDOW = 512 };
 
 // One load of 'width' bytes at shared address 'a'; volatile so that
-// ptxas keeps every one, and the first word returned so that its use
-// (one LOP3) waits for it.
+// ptxas keeps every one, and its words XORed together so that their use
+// (the LOP3s) waits for them.
 template <int WIDTH> __device__ __forceinline__ unsigned lds(unsigned a);
 template <> __device__ __forceinline__ unsigned lds<4>(unsigned a)
 {
