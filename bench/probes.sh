@@ -3,11 +3,12 @@
 # the preset.  The smem probe's loop is the smemld model, the l1 probe's
 # rings are pchase launches; the same inference, the same PROBE lines,
 # to set beside the probe's on the real GPU (kernels/cuda/README.md,
-# "Probes").  Not a test: the l1 part runs some 1,200 launches (about
-# ten seconds).  GPU and SET change it, e.g.
+# "Probes").  Not a test: the l1 part runs some 1,200 launches, the
+# icache part 27 (some twenty seconds in all).  GPU and SET change it, e.g.
 #   GPU=a100 SET="mem.l1_assoc=8" sh bench/probes.sh
-# The icache probe has no counterpart: smsim fetches every instruction
-# in time (a perfect instruction cache).
+# The icache probe's loop is the iloop model: flat on the presets, which
+# fetch every instruction in time; SET="fetch.l0_bytes=..." models fetch
+# (src/sim/icache.h).
 set -eu
 : "${SMSIM:=./smsim}"
 : "${GPU:=a6000}"
@@ -49,6 +50,28 @@ for width in 4 8 16; do
         p=$((p + 1))
     done
 done
+
+# The probe runs each loop twice and times the second, its code warm;
+# smsim's runs start cold, so they take enough iterations (at least 8,
+# some 64 K instructions a warp) that the first pass counts little.
+echo
+echo "icache: warp instructions per cycle on one SM, a loop of N independent FFMAs ($GPU${SET:+, $SET})"
+printf '  %6s %8s %8s %8s %8s
+' N "code KB" "4 w" "8 w" "16 w"
+for n in 256 512 1024 2048 3072 4096 6144 8192 12288; do
+    iters=$((65536 / n))
+    [ "$iters" -ge 8 ] || iters=8
+    row=
+    for w in 4 8 16; do
+        c=$(cycles --kernel iloop --size "$w" --param "N=$n" --param "ITERS=$iters")
+        ipc=$(awk -v c="$c" -v n=$((w * iters * n)) 'BEGIN { printf "%.3f", n / c }')
+        row="$row $(printf '%8s' "$ipc")"
+        lines="${lines:-}PROBE icache n=$n kb=$((n * 16 / 1024)) warps=$w ipc=$ipc
+"
+    done
+    printf '  %6d %8d%s\n' "$n" $((n * 16 / 1024)) "$row"
+done
+printf '%s' "$lines"
 
 # The chase as the probe runs it: a ring of k lines m lines apart, 4096
 # steps (smsim's include the k cold loads: a few cycles a step at most).

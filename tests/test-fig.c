@@ -463,11 +463,12 @@ Test (fig, timeline_draws_the_sm_states)
      * arrive in the same cycle. */
     cr_assert_gt (barrier, 0);
     cr_assert_not_null (strstr (d.vars->str, "n_slots = 32"));
-    /* The title names group 7: stats.h's twelve states less the seven
+    /* The title names group 7: stats.h's thirteen states less the seven
      * drawn apart, in its order. */
     cr_assert_not_null (strstr (d.vars->str, "\nother_states = 'wait, "
                                 "math_pipe_throttle, lg_throttle, "
-                                "branch_resolving, dispatch_stall'\n"),
+                                "branch_resolving, dispatch_stall, "
+                                "no_instruction'\n"),
                         "%s", d.vars->str);
     /* The legend's shares cover every warp cycle. */
     double shares = 0;

@@ -216,6 +216,56 @@ Test (kern, smemld_merged_phases)
     }
 }
 
+/* kernels/cuda/probes.cu's icache loop with fetch modelled (icache.h),
+ * its keys set here, not the preset's: 16 KB L0s, no L1, a line 33 + 250
+ * = 283 cycles away, 4 lines asked for ahead; and register reads that
+ * never conflict (regfile.banks 0), so that a warp with its instructions
+ * at hand issues one a cycle (the FFMAs' 8 chains cover their 4-cycle
+ * latency).  One warp a sub-partition.  N = 4096: the loop's 4099
+ * instructions are 512.4 lines of 8 and miss every one each pass
+ * (test-icache): 5 lines every 283 + 8 cycles (test-icache's stream),
+ * and the branch back to the loop's head waits a whole latency.  N =
+ * 256: 32.4 lines fit the L0 (128 lines) and miss on the first pass
+ * alone, as the big loop's do; then one instruction a cycle. */
+Test (kern, iloop_waits_for_lines_it_outgrows)
+{
+    const char *sets[] = { "fetch.l0_bytes=16384", "fetch.l1_bytes=0",
+                           "fetch.l0_miss_cycles=33", "fetch.l1_miss_cycles=250",
+                           "fetch.prefetch_lines=4", "fetch.l1_line_cycles=1",
+                           "regfile.banks=0", NULL };
+    enum { ITERS = 64 };
+    const double line = (283.0 + 8) / 5;
+    const struct {
+        const char *n;
+        double want;            /* cycles */
+        gboolean waits;         /* mostly for instructions */
+    } cases[] = {
+        { "N=256", ITERS * 259 + 283 + 259 / 8.0 * line, FALSE },
+        { "N=4096", ITERS * (283 + 4099 / 8.0 * line), TRUE },
+    };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *params[] = { cases[i].n, "ITERS=64", NULL };
+        g_autoptr (KernInstance) k = make_with (s, "iloop", 4, params);
+        RunOptions o = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
+        RunResult r;
+        cr_assert (run_kernel (s, k, &o, &r, &error), "%s",
+                   error ? error->message : "");
+        cr_expect (fabs ((double) r.cycles - cases[i].want) <=
+                       0.05 * cases[i].want,
+                   "%s: %" G_GUINT64_FORMAT " cycles, expected %.0f within "
+                   "5 %%", cases[i].n, r.cycles, cases[i].want);
+        guint64 waits = r.stats.warp_cycles[STALL_NO_INSTRUCTION];
+        cr_expect ((waits * 2 > r.stats.resident_warp_cycles) == cases[i].waits,
+                   "%s: %" G_GUINT64_FORMAT " warp cycles of %" G_GUINT64_FORMAT
+                   " waiting for instructions", cases[i].n, waits,
+                   r.stats.resident_warp_cycles);
+    }
+}
+
 /* What a progress callback saw. */
 typedef struct {
     guint calls;

@@ -10,8 +10,9 @@
 //                     whether its set index is the line modulo the sets
 //                     (mem.l1_assoc, mem.l1_hashed_index)
 //   ./probes icache   instructions per cycle against the loop's code size
-//                     (smsim: a perfect instruction cache; sgemm-10's loop
-//                     is 35 KB of SASS, sgemm-11's 72 KB)
+//                     (smsim's presets: a perfect instruction cache; the
+//                     fetch.* keys model one; sgemm-10's loop is 35 KB of
+//                     SASS, sgemm-11's 72 KB)
 //   ./probes all      the three
 //
 // Each probe runs one block on one SM (the smem and icache probes) or one
@@ -398,7 +399,8 @@ static void probe_icache()
     const int warps[] = { 4, 8, 16 };
     printf("\nicache: warp instructions per cycle on one SM, a loop of N independent FFMAs\n");
     printf("(flat: the loop's code fits; a step down: it has outgrown a level of the cache.\n"
-           " smsim assumes a perfect instruction cache; sgemm-10's loop is 35 KB, sgemm-11's 72 KB)\n");
+           " smsim's presets assume a perfect instruction cache, fetch.l0_bytes = 0; the knees give\n"
+           " fetch.l0_bytes and fetch.l1_bytes. sgemm-10's loop is 35 KB, sgemm-11's 72 KB)\n");
     printf("  %6s %8s", "N", "code KB");
     for (int w : warps)
         printf(" %6d w", w);

@@ -8,10 +8,11 @@
  * state hook): the Nsight Compute names of stats.h, the same intervals
  * that sum to the run's stall breakdown.  Consecutive intervals of one
  * warp in the same state are joined, except 'selected', which stays one
- * row per issue.  Twelve states are too many to tell apart in
- * grayscale, so the figure draws seven and groups the five that are
+ * row per issue.  Thirteen states are too many to tell apart in
+ * grayscale, so the figure draws seven and groups the six that are
  * short or rare in a tiled kernel (wait, math_pipe_throttle,
- * lg_throttle, branch_resolving, dispatch_stall) as 'other', which the
+ * lg_throttle, branch_resolving, dispatch_stall, and no_instruction,
+ * which only a what-if instruction cache gives) as 'other', which the
  * title names (other_states); the legend gives every group's share of
  * the warp cycles, so a large 'other' shows.
  *

@@ -18,6 +18,7 @@ extern const KernModel kern_pchase_model;
 extern const KernModel kern_stream_model;
 extern const KernModel kern_loaduse_model;
 extern const KernModel kern_smemld_model;
+extern const KernModel kern_iloop_model;
 extern const KernModel kern_pmpp_model;
 extern const KernModel kern_sgemm1_model, kern_sgemm2_model, kern_sgemm3_model,
     kern_sgemm4_model, kern_sgemm5_model, kern_sgemm6_model, kern_sgemm7_model,
@@ -29,6 +30,7 @@ static const KernModel *const models[] = {
     &kern_stream_model,
     &kern_loaduse_model,
     &kern_smemld_model,
+    &kern_iloop_model,
     &kern_pmpp_model,
     &kern_sgemm1_model,
     &kern_sgemm2_model,

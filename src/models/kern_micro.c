@@ -9,7 +9,10 @@
  *            number of resident warps (Little's law);
  *   smemld   the warps of one block load shared memory back to back in a
  *            lane pattern: the SM cycles a load takes are its wavefronts
- *            (kernels/cuda/probes.cu times the same loop on a GPU).
+ *            (kernels/cuda/probes.cu times the same loop on a GPU);
+ *   iloop    the warps of one block loop over N independent FFMAs: the
+ *            instructions a cycle as the loop outgrows the instruction
+ *            caches (probes.cu's icache probe).
  */
 #include "config.h"
 
@@ -320,4 +323,74 @@ const KernModel kern_smemld_model = {
     "(wavefronts; kernels/cuda/probes.cu)",
     smemld_params, G_N_ELEMENTS (smemld_params), "warps in the block (1-32)",
     smemld_setup, stream_open, free_data, FALSE, NULL
+};
+
+/* ------------------------------------------------------------------ */
+/* iloop                                                               */
+
+/* The loop of kernels/cuda/probes.cu's icache_probe as nvcc 13.0
+ * compiles it for sm_86 (decoded from its cubin): N FFMAs on 8
+ * accumulators, R5 and R7 to R19 odd (each its own chain, so a warp
+ * never waits on one with 8 at least the FFMA latency), each
+ * 'FFMA Rk, Rk, R0.reuse, 0.5': one constant in a register its reuse
+ * bit keeps, the other an immediate, so no two reads meet in a bank;
+ * then the loop's counter, compare and branch.  Its code is 16 bytes an
+ * instruction: what it measures is how fast the instructions come
+ * (fetch.* keys, icache.h). */
+enum { ILOOP_CHAINS = 8, R_IACC = 5, R_IB = 0, R_ICTR = 4, R_IP = 2 };
+
+static const KernParam iloop_params[] = {
+    { "N", 1024, ILOOP_CHAINS, 1 << 20,
+      "FFMAs in the loop's body, a multiple of 8 (16 B of code each)" },
+    { "ITERS", 16, 1, 1 << 20, "iterations of the loop per warp" },
+};
+
+static gboolean
+iloop_setup (KernInstance *k, const GpuSpec *spec, GError **error)
+{
+    gint64 n = k->param[0];
+    (void) spec;
+    if (n % ILOOP_CHAINS != 0) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_PARAM,
+                     "iloop: N = %" G_GINT64_FORMAT ": a multiple of %d (one "
+                     "FFMA a chain, round the chains)", n, ILOOP_CHAINS);
+        return FALSE;
+    }
+    if (k->size < 1 || k->size > 32) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "iloop: %" G_GINT64_FORMAT " warps: one block of 1 to "
+                     "32", k->size);
+        return FALSE;
+    }
+    k->threads = 32 * (int) k->size;
+    k->grid_x = k->grid_y = 1;
+    k->regs = 22;               /* ptxas -v, nvcc 13.0, sm_86 */
+    k->flops = 2.0 * (double) n * (double) k->param[1] * (double) k->threads;
+    k->device_bytes = 12;       /* the probe's result and sink words */
+    k->iterations = (guint64) k->param[1];
+    KProgram *p = kgen_program_new (k, NULL);
+    kgen_add (p, KGEN_PROLOGUE, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+    for (gint64 i = 0; i < n; i++) {
+        int acc = R_IACC + 2 * (int) (i % ILOOP_CHAINS);
+        kgen_add (p, KGEN_BODY, INSTR_FFMA, acc, acc, R_IB,
+                  INSTR_NO_REG)->reuse = 1u << 1;
+    }
+    kgen_add (p, KGEN_BODY, INSTR_IADD3, R_ICTR, R_ICTR, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_BODY, INSTR_ISETP, R_IP, R_ICTR, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_BODY, INSTR_BRA, INSTR_NO_REG, R_IP, INSTR_NO_REG,
+              INSTR_NO_REG);
+    kgen_add (p, KGEN_EPILOGUE, INSTR_BAR, INSTR_NO_REG, INSTR_NO_REG,
+              INSTR_NO_REG, INSTR_NO_REG);
+    k->data = p;
+    return TRUE;
+}
+
+const KernModel kern_iloop_model = {
+    "iloop", "one block's warps loop over N independent FFMAs (instruction "
+    "fetch; kernels/cuda/probes.cu)",
+    iloop_params, G_N_ELEMENTS (iloop_params), "warps in the block (1-32)",
+    iloop_setup, stream_open, free_data, FALSE, NULL
 };

@@ -250,6 +250,17 @@ next_op (KStream *s)
     }
 }
 
+/* Where 'o' of 'segment' sits in the program laid out as nvcc lays out
+ * a kernel: the segments one after the other, 16 bytes an operation. */
+static guint32
+program_pc (const KProgram *p, int segment, const KOp *o)
+{
+    guint at = (guint) (o - &g_array_index (p->seg[segment], KOp, 0));
+    for (int k = 0; k < segment; k++)
+        at += p->seg[k]->len;
+    return (guint32) at * 16;
+}
+
 static const Instr *
 kstream_next (InstrStream *base)
 {
@@ -288,6 +299,8 @@ kstream_next (InstrStream *base)
     in->width = o->width;
     in->active = s->active;
     in->loop = s->seg == KGEN_BODY;
+    in->has_pc = 1;
+    in->pc = program_pc (s->p, s->seg, o);
     if (o->addr != 0)
         s->p->address (s->p, s->block, s->warp, s->iter, o, in);
     return in;

@@ -13,6 +13,7 @@
 
 #include "models/pkey.h"
 #include "models/preset_priv.h"
+#include "sim/icache.h"
 
 /* "a100.ini:12: [sm] max_threads = 2000" for messages about a key. */
 static char *
@@ -124,6 +125,19 @@ check_smem_rate (const Preset *p, GError **error)
                     "per bank", "mem", "smem_banks", error);
 }
 
+/* The instruction caches are sets of 4 ways of 128-B lines (icache.h). */
+static gboolean
+check_fetch (const Preset *p, GError **error)
+{
+    const SpecFetch *f = &p->spec.fetch;
+    return require (p, f->l0_bytes % ICACHE_SET_BYTES == 0, "fetch",
+                    "l0_bytes", "must be whole sets: a multiple of 512 B "
+                    "(4 ways of 128-B lines)", "fetch", "l0_bytes", error) &&
+           require (p, f->l1_bytes % ICACHE_SET_BYTES == 0, "fetch",
+                    "l1_bytes", "must be whole sets: a multiple of 512 B "
+                    "(4 ways of 128-B lines)", "fetch", "l1_bytes", error);
+}
+
 static gboolean
 check_timing (const Preset *p, GError **error)
 {
@@ -168,7 +182,7 @@ check_timing (const Preset *p, GError **error)
                     "pipe", "alu_on_fmalite",
                     "needs a lite half (fma_lanes > fma_heavy_lanes)", "pipe",
                     "fma_heavy_lanes", error) &&
-           check_smem_rate (p, error);
+           check_smem_rate (p, error) && check_fetch (p, error);
 }
 
 /* The timing model's DRAM runs at the measured rate (memhier.c); a

@@ -114,6 +114,12 @@ typedef struct {
      * apart (memhier.h), so that a sampled run rates its iterations
      * without the prologue's and epilogue's. */
     guint8 loop;
+    /* Where the instruction sits in its program, in bytes (16 a SASS
+     * instruction), for the instruction caches (icache.h); a stream that
+     * knows no addresses (a trace's) leaves 'has_pc' 0 and is fetched in
+     * time. */
+    guint8 has_pc;
+    guint32 pc;
 
     guint64 addr_base;    /* INSTR_ADDR_STRIDE: lane i at base + i*stride */
     gint64 addr_stride;

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "sim/icache.h"
 #include "sim/lsu.h"
 #include "sim/pipe.h"
 #include "sim/regfile.h"
@@ -59,6 +60,7 @@ struct Sm {
     Block *blocks;         /* work.max_blocks of them */
     int n_sp;
     RegfileShape rf;            /* banks 0: read ports not modelled */
+    Icache *icache;             /* NULL: every instruction fetched in time */
     Sp sp[MAX_SP];
     /* Each sub-partition's pending tick (CYCLE_NEVER: asleep), side by
      * side: sm_tick reads them all every tick. */
@@ -254,6 +256,26 @@ earliest (const Sp *sp, const Warp *w, Cycle now)
 }
 
 static void issue (Sm *sm, Sp *sp, Warp *w, Cycle now);
+
+/* The next instruction of 'w', reached at 'now', may wait for its line
+ * (icache.h): its fetch joins the fixed-time conditions.  A warp asks
+ * once a line; TRUE if it waits. */
+static gboolean
+fetch_next (Sm *sm, Warp *w, Cycle now)
+{
+    if (sm->icache == NULL || !w->next->has_pc)
+        return FALSE;
+    guint32 line = w->next->pc / ICACHE_LINE_BYTES + 1;
+    if (line == w->fetch_line)
+        return FALSE;
+    w->fetch_line = line;
+    Cycle at = icache_fetch (sm->icache, w->sp, w->next->pc, now);
+    if (at <= w->floor)
+        return FALSE;
+    w->floor = at;
+    w->floor_reason = STALL_NO_INSTRUCTION;
+    return TRUE;
+}
 
 /* Sort the resident warps of 'sp' at 'now' into eligible ones and the
  * rest; returns how many are eligible and the next cycle any of the
@@ -467,6 +489,7 @@ issue (Sm *sm, Sp *sp, Warp *w, Cycle now)
         return;
     }
     warp_fetch (w);
+    fetch_next (sm, w, now);
     warp_evaluate (w);
     sp_open (sm, w);
     if (op == INSTR_BAR)
@@ -640,6 +663,10 @@ launch_warp (Sm *sm, int block, int k, Cycle now)
     w->block = block;
     w->age = sm->next_age++;
     w->observer = sm->state_hook != NULL ? &sm->observer : NULL;
+    if (fetch_next (sm, w, now)) {
+        warp_evaluate (w);
+        warp_charge (w, STALL_NO_INSTRUCTION, now);
+    }
     sm->slot_used[slot] = TRUE;
     b->slots[k] = slot;
     for (int m = 0; m < sm->work.n_mirrors; m++)
@@ -780,6 +807,7 @@ sm_new (const GpuSpec *spec, int id, EvqQueue *q, MemSys *mem,
     sm->lg = lsu_new (spec->mem.lg_queue_depth, q, mem, id, wake_all, sm);
     sm->mio = lsu_new (spec->mem.mio_queue_depth, q, mem, id, wake_all, sm);
     sm->mem = mem;
+    sm->icache = icache_new (&spec->fetch, sm->n_sp);
     if (work->n_mirrors > 0)
         lsu_set_hand_over_hook (sm->lg, mirror_hand_over, sm);
     return sm;
@@ -811,6 +839,7 @@ sm_free (Sm *sm)
     g_free (sm->pos);
     g_free (sm->warps);
     g_free (sm->cold);
+    icache_free (sm->icache);
     g_free (sm);
 }
 

@@ -132,6 +132,17 @@ typedef struct {
     int l2_assoc;
 } SpecMem;
 
+/* Instruction fetch (icache.h): an L0 instruction cache per
+ * sub-partition, an L1 instruction cache per SM behind them. */
+typedef struct {
+    int l0_bytes;                 /* per sub-partition; 0: fetch is perfect */
+    int l1_bytes;                 /* per SM; 0: every L0 miss goes past it */
+    int l0_miss_cycles;           /* a line from the L1 instruction cache */
+    int l1_miss_cycles;           /* more, for a line from beyond it */
+    int l1_line_cycles;           /* cycles the L1 takes per line it sends */
+    int prefetch_lines;           /* lines fetched ahead of the one asked */
+} SpecFetch;
+
 typedef struct {
     char *id;             /* preset name, e.g. "a100" */
     char *description;
@@ -143,6 +154,7 @@ typedef struct {
     SpecPipe pipe;
     SpecRegfile regfile;
     SpecMem mem;
+    SpecFetch fetch;
 } GpuSpec;
 
 #endif

@@ -19,6 +19,7 @@ static const char *const stall_names[STALL_N] = {
     [STALL_BRANCH] = "branch_resolving",
     [STALL_DRAIN] = "drain",
     [STALL_DISPATCH] = "dispatch_stall",
+    [STALL_NO_INSTRUCTION] = "no_instruction",
 };
 
 const char *

@@ -29,6 +29,7 @@ typedef enum {
     STALL_BRANCH,           /* branch_resolving */
     STALL_DRAIN,            /* exited, stores still in flight */
     STALL_DISPATCH,         /* dispatch_stall: register read ports busy */
+    STALL_NO_INSTRUCTION,   /* the next instruction not fetched yet */
     STALL_N
 } StallReason;
 

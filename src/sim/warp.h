@@ -75,9 +75,12 @@ struct Warp {
     int sp;                     /* sub-partition */
     int block;                  /* resident-block slot in the SM */
     gboolean yielded;           /* its last issue carried the yield bit */
-    Cycle floor;                /* earliest next issue: stall count, branch */
-    StallReason floor_reason;   /* STALL_WAIT, or STALL_BRANCH: a branch
-                                 * holds the warp its whole wait */
+    Cycle floor;                /* earliest next issue: stall count,
+                                 * branch, instruction fetch */
+    StallReason floor_reason;   /* STALL_WAIT, STALL_BRANCH (a branch
+                                 * holds the warp its whole wait) or
+                                 * STALL_NO_INSTRUCTION */
+    guint32 fetch_line;         /* instruction line last asked for, + 1 */
     int mem_pending;            /* loads, stores and MUFU in flight */
     guint8 sb[INSTR_N_SB];      /* dependence counters (control fields) */
     guint8 sb_long;             /* counters raised by a long-scoreboard op */
