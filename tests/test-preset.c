@@ -330,6 +330,12 @@ static const Bad bad[] = {
     /* A line is an address's low bits: 96 bytes (3 sectors) is not. */
     { "", "mem.l1_line_bytes=96", "a6000", PRESET_ERROR_INCONSISTENT,
       { "--set [mem] l1_line_bytes = 96", "power of two", "" } },
+    /* The instruction caches are sets of 4 lines of 128 B (icache.h):
+     * 16 KB is 32 of them, 1000 bytes not a whole number. */
+    { "", "fetch.l0_bytes=1000", "a6000", PRESET_ERROR_INCONSISTENT,
+      { "--set [fetch] l0_bytes = 1000", "multiple of 512", "" } },
+    { "", "fetch.l1_bytes=640", "t4", PRESET_ERROR_INCONSISTENT,
+      { "--set [fetch] l1_bytes = 640", "whole sets", "" } },
     /* Bandwidth of part of a wavefront, which the timing model took as
      * a whole one (the caches' room is checked per launch: run.h). */
     { "", "mem.smem_bytes_per_clk=64", "a100", PRESET_ERROR_INCONSISTENT,
