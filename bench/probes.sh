@@ -4,7 +4,7 @@
 # rings are pchase launches; the same inference, the same PROBE lines,
 # to set beside the probe's on the real GPU (kernels/cuda/README.md,
 # "Probes").  Not a test: the l1 part runs some 1,200 launches, the
-# icache part 27 (some twenty seconds in all).  GPU and SET change it, e.g.
+# icache part 54 (some twenty seconds in all).  GPU and SET change it, e.g.
 #   GPU=a100 SET="mem.l1_assoc=8" sh bench/probes.sh
 # The icache probe's loop is the iloop model: flat on the presets, which
 # fetch every instruction in time; SET="fetch.l0_bytes=..." models fetch
@@ -52,26 +52,28 @@ for width in 4 8 16; do
 done
 
 # The probe runs each loop twice and times the second, its code warm;
-# smsim's runs start cold, so they take enough iterations (at least 8,
-# some 64 K instructions a warp) that the first pass counts little.
+# smsim's runs start cold, so each size runs with a iterations and with
+# 2a (some 32 K instructions a warp, at least 4), and the a iterations
+# between them, the first pass's misses left out, are the figure.
 echo
 echo "icache: warp instructions per cycle on one SM, a loop of N independent FFMAs ($GPU${SET:+, $SET})"
-printf '  %6s %8s %8s %8s %8s
-' N "code KB" "4 w" "8 w" "16 w"
+printf '  %6s %8s %8s %8s %8s\n' N "code KB" "4 w" "8 w" "16 w"
 for n in 256 512 1024 2048 3072 4096 6144 8192 12288; do
-    iters=$((65536 / n))
-    [ "$iters" -ge 8 ] || iters=8
-    row=
+    a=$((32768 / n))
+    [ "$a" -ge 4 ] || a=4
+    row= ipcs=
     for w in 4 8 16; do
-        c=$(cycles --kernel iloop --size "$w" --param "N=$n" --param "ITERS=$iters")
-        ipc=$(awk -v c="$c" -v n=$((w * iters * n)) 'BEGIN { printf "%.3f", n / c }')
+        c1=$(cycles --kernel iloop --size "$w" --param "N=$n" --param "ITERS=$a")
+        c2=$(cycles --kernel iloop --size "$w" --param "N=$n" --param "ITERS=$((2 * a))")
+        ipc=$(awk -v c="$((c2 - c1))" -v n=$((w * a * n)) 'BEGIN { printf "%.3f", n / c }')
         row="$row $(printf '%8s' "$ipc")"
-        lines="${lines:-}PROBE icache n=$n kb=$((n * 16 / 1024)) warps=$w ipc=$ipc
-"
+        ipcs="$ipcs $w=$ipc"
     done
     printf '  %6d %8d%s\n' "$n" $((n * 16 / 1024)) "$row"
+    for wi in $ipcs; do
+        echo "PROBE icache n=$n kb=$((n * 16 / 1024)) warps=${wi%%=*} ipc=${wi#*=}"
+    done
 done
-printf '%s' "$lines"
 
 # The chase as the probe runs it: a ring of k lines m lines apart, 4096
 # steps (smsim's include the k cold loads: a few cycles a step at most).

@@ -3,7 +3,8 @@
 # per issue); a stack's height is the average cycles between a warp's
 # issues.  The early kernels wait ten times longer than the tiled ones:
 # two panels, two scales (one, where only the early ones run).
-# CSV: kernel,selected,not_selected,wait,...,drain,total.
+# CSV: kernel,selected,not_selected,wait,...,no_instruction,total: the
+# n_reasons states of stats.h, in its order.
 fig_w = 6.5; fig_h = 3.8
 load stylefile
 
@@ -14,10 +15,12 @@ set boxwidth 0.7
 set yrange [0:*]
 set xtics scale 0
 short(k) = substr(k, 7, strlen(k))
-# Twelve reasons: a dark-to-light ramp (viridis), so that neighbours in
-# the stack stay apart in grayscale too.
-array ramp[12] = [0x440154, 0x482475, 0x414487, 0x355F8D, 0x2A788E, 0x21918C, \
-                  0x22A884, 0x44BF70, 0x7AD151, 0xBDDF26, 0xE5E419, 0xFDE725]
+# Thirteen reasons: a dark-to-light ramp (viridis, its twelve-step
+# colours interpolated to thirteen), so that neighbours in the stack
+# stay apart in grayscale too.
+array ramp[13] = [0x440154, 0x482172, 0x423F84, 0x38588C, 0x2E708E, 0x25878D, \
+                  0x229C88, 0x30B27C, 0x56C566, 0x8BD446, 0xC4E024, 0xE7E41A, \
+                  0xFDE725]
 
 set multiplot title sprintf("Where the warps of each SGEMM kernel wait: %s, %d x %d x %d (simulated, %s)\nwarp cycles per issued instruction, by Nsight Compute stall reason", \
     gpu, size, size, size, sampling)
@@ -33,7 +36,7 @@ if (split) {
     set lmargin at screen 0.09
     set rmargin at screen 0.37
     unset key
-    plot for [i = 2:13] datafile every ::0::(n_early - 1) \
+    plot for [i = 2:n_reasons + 1] datafile every ::0::(n_early - 1) \
         using i:xtic(short(strcol(1))) lc rgb ramp[i - 1] dt 1 notitle
     set lmargin at screen 0.44
     unset ylabel
@@ -43,6 +46,6 @@ if (split) {
 set rmargin at screen 0.72
 set key at screen 0.99, screen 0.82 top right vertical reverse Left invert \
     samplen 1.5 spacing 1.0
-plot for [i = 2:13] datafile every ::(split ? n_early : 0) \
+plot for [i = 2:n_reasons + 1] datafile every ::(split ? n_early : 0) \
     using i:xtic(short(strcol(1))) lc rgb ramp[i - 1] dt 1 title columnhead(i)
 unset multiplot

@@ -68,16 +68,32 @@ Test (icache, the_l1_holds_what_an_l0_drops)
     cr_assert_eq (l1, 5);       /* 0-4 */
 }
 
-/* The L1 sends a line every 4 cycles: lines 0-3, all asked for at 0
- * and all at the L1's door at 100, leave it at 100, 104, 108, 112. */
+/* The L1 sends the lines it holds a line every 4 cycles: sub-partition
+ * 0 brings lines 0-3 into it (misses, forwarded as they come, at 110
+ * all), then sub-partition 1 asks for them at 200 (line 0, and 1-3
+ * ahead), which leave the L1 at 200, 204, 208 and 212. */
 Test (icache, the_l1_sends_a_line_at_a_time)
 {
-    SpecFetch f = fetch_spec (4096, 0, 3, 4);
-    g_autoptr (Icache) ic = icache_new (&f, 1);
+    SpecFetch f = fetch_spec (4096, 4096, 3, 4);
+    g_autoptr (Icache) ic = icache_new (&f, 2);
     cr_assert_eq (icache_fetch (ic, 0, 0, 0), 110);
-    cr_assert_eq (icache_fetch (ic, 0, 1 * LINE, 0), 114);
-    cr_assert_eq (icache_fetch (ic, 0, 2 * LINE, 0), 118);
-    cr_assert_eq (icache_fetch (ic, 0, 3 * LINE, 0), 122);
+    cr_assert_eq (icache_fetch (ic, 0, 3 * LINE, 0), 110);
+    cr_assert_eq (icache_fetch (ic, 1, 0, 200), 210);
+    cr_assert_eq (icache_fetch (ic, 1, 1 * LINE, 200), 214);
+    cr_assert_eq (icache_fetch (ic, 1, 2 * LINE, 200), 218);
+    cr_assert_eq (icache_fetch (ic, 1, 3 * LINE, 200), 222);
+}
+
+/* A miss goes past the L1's port: a line the L1 holds, asked for a
+ * cycle after a miss, leaves it at once (11), not after the miss's
+ * line (110). */
+Test (icache, a_miss_holds_up_no_hit)
+{
+    SpecFetch f = fetch_spec (4096, 4096, 0, 4);
+    g_autoptr (Icache) ic = icache_new (&f, 2);
+    cr_assert_eq (icache_fetch (ic, 0, 0, 0), 110);
+    cr_assert_eq (icache_fetch (ic, 0, 40 * LINE, 200), 310);
+    cr_assert_eq (icache_fetch (ic, 1, 0, 201), 211);
 }
 
 /* A warp issuing one instruction a cycle through 'lines' lines of
@@ -138,5 +154,31 @@ Test (icache, a_loop_misses_in_the_sets_it_outgrows)
         icache_misses (ic, &l0, &l1);
         cr_assert_eq (l0, want[k], "%u lines: %" G_GUINT64_FORMAT " misses",
                       sizes[k], l0);
+    }
+}
+
+/* The prefetcher brings the 4 lines past a loop's end in too: a loop of
+ * 28 lines in an L0 of 32 (8 sets of 4) misses its 28 and the 4 past
+ * it on the first pass, and nothing after (lines 0-31, 4 a set); one of
+ * 29 brings line 32 in as well, a fifth line for set 0 (0, 8, 16, 24,
+ * 32), which then misses again every pass. */
+Test (icache, the_lines_ahead_take_room_too)
+{
+    enum { PASSES = 5 };
+    const guint32 sizes[] = { 28, 29 };
+    for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
+        SpecFetch f = fetch_spec (4096, 0, 4, 0);
+        g_autoptr (Icache) ic = icache_new (&f, 1);
+        Cycle t = 0;
+        guint64 l0, l1;
+        for (int pass = 0; pass < PASSES; pass++)
+            for (guint32 l = 0; l < sizes[k]; l++)
+                t = icache_fetch (ic, 0, l * LINE, t) + 8;
+        icache_misses (ic, &l0, &l1);
+        if (k == 0)
+            cr_assert_eq (l0, 32, "%" G_GUINT64_FORMAT " misses", l0);
+        else
+            cr_assert_gt (l0, 33 + PASSES - 1, "%" G_GUINT64_FORMAT " misses",
+                          l0);
     }
 }

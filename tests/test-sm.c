@@ -15,6 +15,7 @@
 
 #include "models/preset.h"
 #include "sim/evq.h"
+#include "sim/icache.h"
 #include "sim/memfixed.h"
 #include "sim/sm.h"
 
@@ -606,6 +607,46 @@ Test (sm, state_intervals_tile_residency)
     for (guint k = 0; k < G_N_ELEMENTS (seen); k++)
         cr_assert_gt (r.state_cycles[seen[k]], 0, "no %s",
                       stats_stall_name (seen[k]));
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* The same with instruction fetch modelled (icache.h): each instruction
+ * a line of its own in an L0 of 4 lines (the two programs 7 and 5 lines
+ * long, 4 more asked for ahead), so warps wait for lines at launch, at
+ * the barrier and between any two instructions; the intervals still
+ * tile each warp's residency, and the waits for lines are there. */
+Test (sm, state_intervals_tile_residency_with_fetch)
+{
+    const char *sets[] = { "fetch.l0_bytes=512", "fetch.l1_bytes=0", NULL };
+    Work *w = work_new (2, 20, 6);
+    Run r;
+    add (w, 0, INSTR_LDG, 4, 2, NR, NR);
+    add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
+    add (w, 0, INSTR_STS, NR, 5, 6, NR);
+    add (w, 0, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 0, INSTR_LDS, 8, 6, NR, NR);
+    add (w, 0, INSTR_FFMA, 9, 8, 8, 9);
+    add (w, 0, INSTR_BRA, NR, NR, NR, NR);
+    add (w, 1, INSTR_IMAD, 3, 3, 1, 3);
+    add (w, 1, INSTR_STS, NR, 3, 6, NR);
+    add (w, 1, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 1, INSTR_MUFU, 7, 3, NR, NR);
+    add (w, 1, INSTR_STG, NR, 7, 2, NR);
+    for (int p = 0; p < 2; p++)
+        for (gsize k = 0; k < w->len[p]; k++) {
+            w->prog[p][k].has_pc = 1;
+            w->prog[p][k].pc = (guint32) (p * 64 + k) * ICACHE_LINE_BYTES;
+        }
+    run ("a6000", sets, w, 512, 3, 300, 23, &r);
+    cr_assert_eq (r.stats.blocks_done, 6);
+    guint64 sum = 0;
+    for (int k = 0; k < STALL_N; k++)
+        sum += r.state_cycles[k];
+    cr_assert_eq (sum, r.lifetimes, "intervals sum to %" G_GUINT64_FORMAT
+                  ", lifetimes to %" G_GUINT64_FORMAT, sum, r.lifetimes);
+    cr_assert_gt (r.state_cycles[STALL_NO_INSTRUCTION], 0);
+    cr_assert_gt (r.state_cycles[STALL_BARRIER], 0);
     g_array_free (r.issues, TRUE);
     g_free (w);
 }

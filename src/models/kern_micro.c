@@ -204,6 +204,21 @@ const KernModel kern_loaduse_model = {
     NULL
 };
 
+/* A probe's launch: one block of 'size' warps, 1 to 32. */
+static gboolean
+one_block (KernInstance *k, const char *name, GError **error)
+{
+    if (k->size < 1 || k->size > 32) {
+        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
+                     "%s: %" G_GINT64_FORMAT " warps: one block of 1 to 32",
+                     name, k->size);
+        return FALSE;
+    }
+    k->threads = 32 * (int) k->size;
+    k->grid_x = k->grid_y = 1;
+    return TRUE;
+}
+
 /* ------------------------------------------------------------------ */
 /* smemld                                                              */
 
@@ -296,14 +311,8 @@ smemld_setup (KernInstance *k, const GpuSpec *spec, GError **error)
                      "a lane", width);
         return FALSE;
     }
-    if (k->size < 1 || k->size > 32) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
-                     "smemld: %" G_GINT64_FORMAT " warps: one block of 1 to "
-                     "32", k->size);
+    if (!one_block (k, "smemld", error))
         return FALSE;
-    }
-    k->threads = 32 * (int) k->size;
-    k->grid_x = k->grid_y = 1;
     /* ptxas -v, nvcc 13.0, sm_86: 34 registers at 4 and 16 bytes, 32 at
      * 8; the 16 KB buffer the loads read. */
     k->regs = width == 8 ? 32 : 34;
@@ -356,14 +365,8 @@ iloop_setup (KernInstance *k, const GpuSpec *spec, GError **error)
                      "FFMA a chain, round the chains)", n, ILOOP_CHAINS);
         return FALSE;
     }
-    if (k->size < 1 || k->size > 32) {
-        g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
-                     "iloop: %" G_GINT64_FORMAT " warps: one block of 1 to "
-                     "32", k->size);
+    if (!one_block (k, "iloop", error))
         return FALSE;
-    }
-    k->threads = 32 * (int) k->size;
-    k->grid_x = k->grid_y = 1;
     k->regs = 22;               /* ptxas -v, nvcc 13.0, sm_86 */
     k->flops = 2.0 * (double) n * (double) k->param[1] * (double) k->threads;
     k->device_bytes = 12;       /* the probe's result and sink words */

@@ -208,18 +208,22 @@ static const PkeyInfo keys[] = {
     I ("mem", "l2_assoc", PKEY_TIMING, 1, 1024, "ways", mem.l2_assoc,
        "L2 associativity"),
 
-    I ("fetch", "l0_bytes", PKEY_TIMING, 0, 16777216, "B", fetch.l0_bytes,
+    /* At most 1 MiB each: every SM's caches' tags stay within some
+     * 100 MB of host memory on the largest GPU (16 B a line). */
+    I ("fetch", "l0_bytes", PKEY_TIMING, 0, 1048576, "B", fetch.l0_bytes,
        "L0 instruction cache per sub-partition (0: every instruction is "
        "fetched in time, the other fetch keys unused)"),
-    I ("fetch", "l1_bytes", PKEY_TIMING, 0, 16777216, "B", fetch.l1_bytes,
-       "L1 instruction cache per SM, behind the L0s (0: none)"),
+    I ("fetch", "l1_bytes", PKEY_TIMING, 0, 1048576, "B", fetch.l1_bytes,
+       "L1 instruction cache per SM, behind the L0s (0: none, every L0 "
+       "miss goes past it)"),
     I ("fetch", "l0_miss_cycles", PKEY_TIMING, 0, 10000, "cycles",
        fetch.l0_miss_cycles, "latency of an L0 miss the L1 holds"),
     I ("fetch", "l1_miss_cycles", PKEY_TIMING, 0, 100000, "cycles",
-       fetch.l1_miss_cycles, "latency an L1 miss adds"),
+       fetch.l1_miss_cycles, "latency an L1 miss adds to that"),
     I ("fetch", "l1_line_cycles", PKEY_TIMING, 0, 1000, "cycles",
        fetch.l1_line_cycles,
-       "cycles the L1 takes per 128-B line it sends the L0s (0: no limit)"),
+       "cycles the L1 takes per 128-B line it holds and sends the L0s "
+       "(0: no limit)"),
     I ("fetch", "prefetch_lines", PKEY_TIMING, 0, 64, "lines",
        fetch.prefetch_lines,
        "lines after the one a warp reaches that the L0 asks for too"),

@@ -51,15 +51,23 @@ icache_free (Icache *ic)
     g_free (ic);
 }
 
-/* The line is in the L1 (or, with none, at its door) from the cycle
- * returned. */
+/* The cycle the L1 sends 'line' on to an L0.  A line it holds waits
+ * for its port, which takes a line every l1_line_cycles, in the order
+ * asked; one it misses, or has still on its way, goes on as it comes
+ * in, past the port (the fill is forwarded), so that a miss holds up no
+ * hit behind it. */
 static Cycle
-l1_has (Icache *ic, guint64 line, Cycle now)
+l1_send (Icache *ic, guint64 line, Cycle now)
 {
     guint64 ready, evicted;
     guint32 dirty;
-    if (ic->l1 != NULL && cache_lookup (ic->l1, line, 1, &ready) != 0)
-        return MAX (now, ready);
+    if (ic->l1 != NULL && cache_lookup (ic->l1, line, 1, &ready) != 0) {
+        if (ready > now)
+            return ready;
+        Cycle send = MAX (now, ic->port_free);
+        ic->port_free = send + (Cycle) ic->f.l1_line_cycles;
+        return send;
+    }
     ic->l1_misses++;
     Cycle at = now + (Cycle) ic->f.l1_miss_cycles;
     if (ic->l1 != NULL)
@@ -67,18 +75,14 @@ l1_has (Icache *ic, guint64 line, Cycle now)
     return at;
 }
 
-/* Bring 'line' into 'sp''s L0: the cycle it arrives.  The L1 sends
- * lines one at a time, in the order they were asked for. */
+/* Bring 'line' into 'sp''s L0: the cycle it arrives. */
 static Cycle
 l0_fill (Icache *ic, int sp, guint64 line, Cycle now)
 {
     guint64 evicted;
     guint32 dirty;
     ic->l0_misses++;
-    Cycle there = l1_has (ic, line, now);
-    Cycle send = MAX (there, ic->port_free);
-    ic->port_free = send + (Cycle) ic->f.l1_line_cycles;
-    Cycle at = send + (Cycle) ic->f.l0_miss_cycles;
+    Cycle at = l1_send (ic, line, now) + (Cycle) ic->f.l0_miss_cycles;
     cache_fill (ic->l0[sp], line, 1, at, FALSE, &evicted, &dirty);
     return at;
 }

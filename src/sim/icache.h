@@ -7,14 +7,16 @@
  * into a buffer of 3 per warp, behind a stream-buffer prefetcher.  Here
  * a sub-partition's L0 instruction cache holds 128-B lines (8
  * instructions); a line it misses comes from the SM's L1 instruction
- * cache after l0_miss_cycles, one line every l1_line_cycles for the
- * whole SM, and from beyond the L1 l1_miss_cycles later still; a warp
- * that reaches a line also asks for the prefetch_lines after it.  Both
- * caches are sets of 4 ways, LRU, indexed by the line's low bits
- * (cache.h): a loop of straight-line code up to the cache's size fits,
- * one a quarter larger or more misses every line, as a fully
- * associative LRU cache would past its size; in between, the sets given
- * more than 4 of its lines miss and the others hit.
+ * cache l0_miss_cycles after the L1 sends it, which it does one line
+ * every l1_line_cycles for the whole SM, and from beyond the L1
+ * l1_miss_cycles later still (forwarded as it comes in, past the L1's
+ * port); a warp that reaches a line also asks for the prefetch_lines
+ * after it.  Both caches are sets of 4 ways, LRU, indexed by the line's
+ * low bits (cache.h).  A loop of straight-line code fits a cache where
+ * it and the prefetch_lines past its end, which the prefetcher brings in
+ * too, do; a loop a quarter larger than the cache misses every line, as
+ * a fully associative LRU cache would past its size; in between, the
+ * sets given more than 4 lines miss and the others hit.
  *
  * The buffer ahead of the warp is not modelled: a warp asks for a line
  * when it issues the instruction before the line's first, so fetch

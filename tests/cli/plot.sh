@@ -103,9 +103,9 @@ if command -v gnuplot >/dev/null 2>&1; then
     "$SMSIM" plot timeline -o "$work/t.svg" >/dev/null
     contains "$work/t.svg" "the launch's 4 blocks of 256 threads, all on one SM"
     contains "$work/t.svg" "pmpp-tiled, 32 x 32, the launch's"
-    # 'other' is the five of stats.h's twelve states not drawn apart
+    # 'other' is the six of stats.h's thirteen states not drawn apart
     # (dispatch_stall was grouped there but left out of the title).
-    contains "$work/t.svg" "other = wait, math_pipe_throttle, lg_throttle, branch_resolving, dispatch_stall"
+    contains "$work/t.svg" "other = wait, math_pipe_throttle, lg_throttle, branch_resolving, dispatch_stall, no_instruction"
     # vecadd's --size is elements, not a matrix's side; 4096 of them
     # take well under a microsecond on the A6000, which '%.3f ms' wrote
     # as the what-if's '1 = 0.000 ms'.
