@@ -226,7 +226,11 @@ Test (kern, smemld_merged_phases)
  * (test-icache): 5 lines every 283 + 8 cycles (test-icache's stream),
  * and the branch back to the loop's head waits a whole latency.  N =
  * 256: 32.4 lines fit the L0 (128 lines) and miss on the first pass
- * alone, as the big loop's do; then one instruction a cycle. */
+ * alone, as the big loop's do; then one instruction a cycle.  The lines
+ * missed, each sub-partition's: the prologue's BAR and the loop are
+ * 1 + 4099 instructions, lines 0-512, and the prefetcher asks for 4
+ * past them, every pass: 64 x 517; or 1 + 259, lines 0-32, and 4 past
+ * them, once: 37.  With no L1 every one misses there too. */
 Test (kern, iloop_waits_for_lines_it_outgrows)
 {
     const char *sets[] = { "fetch.l0_bytes=16384", "fetch.l1_bytes=0",
@@ -239,9 +243,11 @@ Test (kern, iloop_waits_for_lines_it_outgrows)
         const char *n;
         double want;            /* cycles */
         gboolean waits;         /* mostly for instructions */
+        guint64 lines;          /* missed, by the 4 sub-partitions */
     } cases[] = {
-        { "N=256", ITERS * 259 + 283 + 259 / 8.0 * line, FALSE },
-        { "N=4096", ITERS * (283 + 4099 / 8.0 * line), TRUE },
+        { "N=256", ITERS * 259 + 283 + 259 / 8.0 * line, FALSE, 4 * 37 },
+        { "N=4096", ITERS * (283 + 4099 / 8.0 * line), TRUE,
+          4 * ITERS * 517 },
     };
     g_autoptr (GError) error = NULL;
     g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
@@ -258,6 +264,10 @@ Test (kern, iloop_waits_for_lines_it_outgrows)
                        0.05 * cases[i].want,
                    "%s: %" G_GUINT64_FORMAT " cycles, expected %.0f within "
                    "5 %%", cases[i].n, r.cycles, cases[i].want);
+        cr_expect_eq (r.stats.fetch_l0_misses, cases[i].lines,
+                      "%s: %" G_GUINT64_FORMAT " lines missed", cases[i].n,
+                      r.stats.fetch_l0_misses);
+        cr_expect_eq (r.stats.fetch_l1_misses, cases[i].lines);
         guint64 waits = r.stats.warp_cycles[STALL_NO_INSTRUCTION];
         cr_expect ((waits * 2 > r.stats.resident_warp_cycles) == cases[i].waits,
                    "%s: %" G_GUINT64_FORMAT " warp cycles of %" G_GUINT64_FORMAT

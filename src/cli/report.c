@@ -179,6 +179,12 @@ text_report (GString *o, const GpuSpec *s, const KernInstance *k,
                             " extra wavefronts\n",
                             r->l1_gbs, r->l2_gbs, r->dram_gbs,
                             r->mem.smem_conflicts);
+    if (s->fetch.l0_bytes > 0)
+        g_string_append_printf (o, "instruction fetch    %" G_GUINT64_FORMAT
+                                " lines missed in L0, %" G_GUINT64_FORMAT
+                                " in L1 (fetch.*)\n",
+                                r->stats.fetch_l0_misses,
+                                r->stats.fetch_l1_misses);
     char limit[256];
     run_limiter (s, r, limit, sizeof limit);
     g_string_append_printf (o, "limited by           %s\n", limit);
@@ -246,6 +252,8 @@ json_report (GString *o, const GpuSpec *s, const KernInstance *k,
     member_double (b, "l2_gbs", r->l2_gbs);
     member_double (b, "dram_gbs", r->dram_gbs);
     member_int (b, "smem_bank_conflicts", (gint64) r->mem.smem_conflicts);
+    member_int (b, "fetch_l0_misses", (gint64) r->stats.fetch_l0_misses);
+    member_int (b, "fetch_l1_misses", (gint64) r->stats.fetch_l1_misses);
     char limit[256];
     run_limiter (s, r, limit, sizeof limit);
     json_builder_set_member_name (b, "limiter");

@@ -888,6 +888,9 @@ void
 sm_stats (const Sm *sm, Cycle now, SimStats *out)
 {
     *out = sm->stats;
+    if (sm->icache != NULL)
+        icache_misses (sm->icache, &out->fetch_l0_misses,
+                       &out->fetch_l1_misses);
     if (sm->resident > 0 && now > sm->active_from)
         out->active_cycles += now - sm->active_from;
     for (int s = 0; s < sm->n_slots; s++)

@@ -50,6 +50,8 @@ stats_add_scaled (SimStats *a, const SimStats *b, double times)
     a->active_cycles += stats_scale (b->active_cycles, times);
     a->warps_done += stats_scale (b->warps_done, times);
     a->blocks_done += stats_scale (b->blocks_done, times);
+    a->fetch_l0_misses += stats_scale (b->fetch_l0_misses, times);
+    a->fetch_l1_misses += stats_scale (b->fetch_l1_misses, times);
 }
 
 void

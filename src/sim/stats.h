@@ -47,6 +47,10 @@ typedef struct {
                                         * (Nsight Compute's active cycles) */
     guint64 warps_done;
     guint64 blocks_done;
+    /* Instruction lines the L0s and the L1 missed, what the prefetcher
+     * asked for included (icache.h); 0 where fetch is perfect. */
+    guint64 fetch_l0_misses;
+    guint64 fetch_l1_misses;
 } SimStats;
 
 /* Add 'b' into 'a' (several SMs into one GPU). */

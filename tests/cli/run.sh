@@ -40,7 +40,8 @@ contains "$work/t" "(2 blocks/SM, "
 for key in cycles time_ms gflops theoretical_occupancy achieved_occupancy \
            warp_instructions stalls selected long_scoreboard l1_hit_rate \
            l2_hit_rate dram_bytes dram_read_bytes dram_write_bytes \
-           smem_bank_conflicts sampled limiter ceiling_gflops ceiling_unit; do
+           smem_bank_conflicts fetch_l0_misses fetch_l1_misses sampled \
+           limiter ceiling_gflops ceiling_unit; do
     contains "$work/j" "\"$key\""
 done
 # 65536 elements / 32 = 2048 warps, each (kernels/cuda/vecadd.cuh as
