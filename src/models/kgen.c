@@ -194,6 +194,7 @@ typedef struct {
     gboolean done;
     gboolean lg_only;      /* a mirror's: local/global-queue ops alone */
     gboolean exits;        /* after the prologue (kgen_stream_new_exiting) */
+    guint32 seg_pc[KGEN_N_SEGMENTS];   /* where each segment starts (pc) */
     Instr instr;
 } KStream;
 
@@ -250,17 +251,6 @@ next_op (KStream *s)
     }
 }
 
-/* Where 'o' of 'segment' sits in the program laid out as nvcc lays out
- * a kernel: the segments one after the other, 16 bytes an operation. */
-static guint32
-program_pc (const KProgram *p, int segment, const KOp *o)
-{
-    guint at = (guint) (o - &g_array_index (p->seg[segment], KOp, 0));
-    for (int k = 0; k < segment; k++)
-        at += p->seg[k]->len;
-    return (guint32) at * 16;
-}
-
 static const Instr *
 kstream_next (InstrStream *base)
 {
@@ -300,7 +290,8 @@ kstream_next (InstrStream *base)
     in->active = s->active;
     in->loop = s->seg == KGEN_BODY;
     in->has_pc = 1;
-    in->pc = program_pc (s->p, s->seg, o);
+    in->pc = s->seg_pc[s->seg] +
+             (guint32) (o - (const KOp *) s->p->seg[s->seg]->data) * 16;
     if (o->addr != 0)
         s->p->address (s->p, s->block, s->warp, s->iter, o, in);
     return in;
@@ -330,6 +321,10 @@ kgen_stream_new (const KProgram *p, guint64 block, int warp, guint32 active,
     s->warp = warp;
     s->active = active;
     s->iterations = iterations;
+    /* The program laid out as nvcc lays out a kernel: the segments one
+     * after the other, 16 bytes an operation. */
+    for (int k = 1; k < KGEN_N_SEGMENTS; k++)
+        s->seg_pc[k] = s->seg_pc[k - 1] + p->seg[k - 1]->len * 16;
     instr_init (&s->instr, INSTR_EXIT);
     return &s->base;
 }
