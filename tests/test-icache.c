@@ -130,6 +130,22 @@ Test (icache, lines_ahead_hide_the_latency_they_cover)
     cr_assert_float_eq (per_line, 8.0, 1e-9, "%.3f a line", per_line);
 }
 
+/* The lines an L0 of 8 sets of 4 ways misses as a warp plays a loop of
+ * 'lines' lines 'passes' times, 'ahead' lines asked for ahead. */
+static guint64
+loop_misses (guint32 lines, int passes, int ahead)
+{
+    SpecFetch f = fetch_spec (4096, 0, ahead, 0);
+    g_autoptr (Icache) ic = icache_new (&f, 1);
+    Cycle t = 0;
+    guint64 l0, l1;
+    for (int pass = 0; pass < passes; pass++)
+        for (guint32 l = 0; l < lines; l++)
+            t = icache_fetch (ic, 0, l * LINE, t) + 8;
+    icache_misses (ic, &l0, &l1);
+    return l0;
+}
+
 /* A loop of K lines played 5 times through an L0 of 8 sets of 4 ways
  * (32 lines): line l goes to set l mod 8, and a set whose lines are
  * more than its 4 ways misses every one of them every pass (LRU drops
@@ -144,14 +160,7 @@ Test (icache, a_loop_misses_in_the_sets_it_outgrows)
     const guint32 sizes[] = { 8, 32, 33, 40, 64 };
     const guint64 want[] = { 8, 32, 53, 200, 320 };
     for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
-        SpecFetch f = fetch_spec (4096, 0, 0, 1);
-        g_autoptr (Icache) ic = icache_new (&f, 1);
-        Cycle t = 0;
-        guint64 l0, l1;
-        for (int pass = 0; pass < PASSES; pass++)
-            for (guint32 l = 0; l < sizes[k]; l++)
-                t = icache_fetch (ic, 0, l * LINE, t) + 8;
-        icache_misses (ic, &l0, &l1);
+        guint64 l0 = loop_misses (sizes[k], PASSES, 0);
         cr_assert_eq (l0, want[k], "%u lines: %" G_GUINT64_FORMAT " misses",
                       sizes[k], l0);
     }
@@ -167,14 +176,7 @@ Test (icache, the_lines_ahead_take_room_too)
     enum { PASSES = 5 };
     const guint32 sizes[] = { 28, 29 };
     for (guint k = 0; k < G_N_ELEMENTS (sizes); k++) {
-        SpecFetch f = fetch_spec (4096, 0, 4, 0);
-        g_autoptr (Icache) ic = icache_new (&f, 1);
-        Cycle t = 0;
-        guint64 l0, l1;
-        for (int pass = 0; pass < PASSES; pass++)
-            for (guint32 l = 0; l < sizes[k]; l++)
-                t = icache_fetch (ic, 0, l * LINE, t) + 8;
-        icache_misses (ic, &l0, &l1);
+        guint64 l0 = loop_misses (sizes[k], PASSES, 4);
         if (k == 0)
             cr_assert_eq (l0, 32, "%" G_GUINT64_FORMAT " misses", l0);
         else

@@ -566,15 +566,12 @@ Test (sm, stall_totals_balance)
     g_free (w);
 }
 
-/* The state hook's intervals (checked as they come by state() and
- * lifetime(): contiguous per warp from launch to retirement, none empty)
- * sum to the warps' lifetimes, and by reason to the stats (run()); here
- * on a kernel with every kind of wait, throttles included, and warp
- * slots reused by later blocks. */
-Test (sm, state_intervals_tile_residency)
+/* Two programs of 6 blocks that between them wait in every way, throttles
+ * included. */
+static Work *
+every_wait (void)
 {
     Work *w = work_new (2, 20, 6);
-    Run r;
     add (w, 0, INSTR_LDG, 4, 2, NR, NR);
     add (w, 0, INSTR_LDG, 10, 2, NR, NR);
     add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
@@ -589,15 +586,35 @@ Test (sm, state_intervals_tile_residency)
     add (w, 1, INSTR_MUFU, 7, 3, NR, NR);
     add (w, 1, INSTR_FFMA, 11, 7, 7, 11);
     add (w, 1, INSTR_STG, NR, 7, 2, NR);
-    /* 3 blocks of 512 threads resident out of 6: slots are reused. */
-    run ("a6000", NULL, w, 512, 3, 300, 23, &r);
-    cr_assert_eq (r.stats.blocks_done, 6);
+    return w;
+}
+
+/* every_wait's 6 blocks all ran, and the intervals reported sum to the
+ * warps' lifetimes and to their resident cycles. */
+static void
+assert_tiled (const Run *r)
+{
+    cr_assert_eq (r->stats.blocks_done, 6);
     guint64 sum = 0;
     for (int k = 0; k < STALL_N; k++)
-        sum += r.state_cycles[k];
-    cr_assert_eq (sum, r.lifetimes, "intervals sum to %" G_GUINT64_FORMAT
-                  ", lifetimes to %" G_GUINT64_FORMAT, sum, r.lifetimes);
-    cr_assert_eq (sum, r.stats.resident_warp_cycles);
+        sum += r->state_cycles[k];
+    cr_assert_eq (sum, r->lifetimes, "intervals sum to %" G_GUINT64_FORMAT
+                  ", lifetimes to %" G_GUINT64_FORMAT, sum, r->lifetimes);
+    cr_assert_eq (sum, r->stats.resident_warp_cycles);
+}
+
+/* The state hook's intervals (checked as they come by state() and
+ * lifetime(): contiguous per warp from launch to retirement, none empty)
+ * sum to the warps' lifetimes, and by reason to the stats (run()); here
+ * on a kernel with every kind of wait, throttles included, and warp
+ * slots reused by later blocks. */
+Test (sm, state_intervals_tile_residency)
+{
+    Work *w = every_wait ();
+    Run r;
+    /* 3 blocks of 512 threads resident out of 6: slots are reused. */
+    run ("a6000", NULL, w, 512, 3, 300, 23, &r);
+    assert_tiled (&r);
     /* Not vacuous: the waits of this kernel are all there. */
     const StallReason seen[] = {
         STALL_SELECTED, STALL_NOT_SELECTED, STALL_WAIT,
@@ -612,39 +629,22 @@ Test (sm, state_intervals_tile_residency)
 }
 
 /* The same with instruction fetch modelled (icache.h): each instruction
- * a line of its own in an L0 of 4 lines (the two programs 7 and 5 lines
+ * a line of its own in an L0 of 4 lines (the two programs 8 and 6 lines
  * long, 4 more asked for ahead), so warps wait for lines at launch, at
  * the barrier and between any two instructions; the intervals still
  * tile each warp's residency, and the waits for lines are there. */
 Test (sm, state_intervals_tile_residency_with_fetch)
 {
     const char *sets[] = { "fetch.l0_bytes=512", "fetch.l1_bytes=0", NULL };
-    Work *w = work_new (2, 20, 6);
+    Work *w = every_wait ();
     Run r;
-    add (w, 0, INSTR_LDG, 4, 2, NR, NR);
-    add (w, 0, INSTR_FFMA, 5, 4, 4, 5);
-    add (w, 0, INSTR_STS, NR, 5, 6, NR);
-    add (w, 0, INSTR_BAR, NR, NR, NR, NR);
-    add (w, 0, INSTR_LDS, 8, 6, NR, NR);
-    add (w, 0, INSTR_FFMA, 9, 8, 8, 9);
-    add (w, 0, INSTR_BRA, NR, NR, NR, NR);
-    add (w, 1, INSTR_IMAD, 3, 3, 1, 3);
-    add (w, 1, INSTR_STS, NR, 3, 6, NR);
-    add (w, 1, INSTR_BAR, NR, NR, NR, NR);
-    add (w, 1, INSTR_MUFU, 7, 3, NR, NR);
-    add (w, 1, INSTR_STG, NR, 7, 2, NR);
     for (int p = 0; p < 2; p++)
         for (gsize k = 0; k < w->len[p]; k++) {
             w->prog[p][k].has_pc = 1;
             w->prog[p][k].pc = (guint32) (p * 64 + k) * ICACHE_LINE_BYTES;
         }
     run ("a6000", sets, w, 512, 3, 300, 23, &r);
-    cr_assert_eq (r.stats.blocks_done, 6);
-    guint64 sum = 0;
-    for (int k = 0; k < STALL_N; k++)
-        sum += r.state_cycles[k];
-    cr_assert_eq (sum, r.lifetimes, "intervals sum to %" G_GUINT64_FORMAT
-                  ", lifetimes to %" G_GUINT64_FORMAT, sum, r.lifetimes);
+    assert_tiled (&r);
     cr_assert_gt (r.state_cycles[STALL_NO_INSTRUCTION], 0);
     cr_assert_gt (r.state_cycles[STALL_BARRIER], 0);
     g_array_free (r.issues, TRUE);
