@@ -43,7 +43,7 @@ simulate (const CmdEntry *cmd, const CliGpuOptions *gpu, const RunArgs *a,
         cli_error (cmd, "%s", error->message);
         return cli_error_status (error);
     }
-    return report_run (cmd, spec, k, ro, format);
+    return report_run (cmd, preset, k, ro, format);
 }
 
 static const char description[] =
@@ -144,6 +144,8 @@ static const char description[] =
     "(--set fetch.l0_bytes=...; every preset fetches instructions in\n"
     "time), counts the instruction lines the L0 and L1 instruction\n"
     "caches missed (JSON fetch_l0_misses, fetch_l1_misses).\n"
+    "A report of a what-if names the values --set gave ('what-if:' under\n"
+    "its title).\n"
     "Stall states are Nsight Compute's, in warp cycles per issued\n"
     "instruction: they add up to the average cycles between a warp's\n"
     "issues.  In the JSON, occupancies are in %, hit rates fractions\n"

@@ -358,7 +358,7 @@ replay_exec (int argc, char **argv)
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
-    return report_run (cmd, preset_spec (preset), k, &ro, format);
+    return report_run (cmd, preset, k, &ro, format);
 }
 
 /* ------------------------------------------------------------------ */

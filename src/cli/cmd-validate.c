@@ -35,9 +35,11 @@ above_ceiling (const ValidateRow *v)
 }
 
 static void
-text (GString *o, const GpuSpec *s, const char *published,
+text (GString *o, const Preset *preset, const char *published,
       const ValidateResult *r)
 {
+    const GpuSpec *s = preset_spec (preset);
+    g_autofree char *what_if = preset_what_if (preset);
     int above = 0;
     g_string_append_printf (o, "%s (%s), SGEMM at 4096, GFLOP/s", s->id,
                             s->device.name);
@@ -45,6 +47,9 @@ text (GString *o, const GpuSpec *s, const char *published,
         g_string_append_printf (o, ", beside %s's published figures",
                                 published);
     g_string_append_c (o, '\n');
+    /* A what-if's table says so: saved, it is not the preset's. */
+    if (what_if != NULL)
+        g_string_append_printf (o, "  what-if: %s\n", what_if);
     g_string_append_printf (o, "  %-9s %12s %12s %9s %16s\n", "kernel",
                             "simulated", "published", "error", "ceiling");
     for (guint i = 0; i < r->rows->len; i++) {
@@ -172,7 +177,7 @@ one_gpu (const CmdEntry *cmd, const char *name, const char *config,
     if (format == CLI_FORMAT_CSV)
         csv (out, preset_spec (preset), &r);
     else
-        text (out, preset_spec (preset), published, &r);
+        text (out, preset, published, &r);
     if (csv_too != NULL)
         csv (csv_too, preset_spec (preset), &r);
     validate_result_clear (&r);
@@ -211,7 +216,8 @@ static const char description[] =
     "or a100 is set beside that GPU's published figures (its kernels\n"
     "launched as that run launched them) under its own name; with --gpu\n"
     "a6000 or a100 (not all), the file (without a base=) overrides that\n"
-    "GPU's keys, as --set does.\n\n"
+    "GPU's keys, as --set does.  A table made with --set names the values\n"
+    "it gave ('what-if:' under its title; not in the CSV).\n\n"
     "Examples:\n"
     "  smsim validate\n"
     "  smsim validate --gpu a6000 --format csv -o a6000.csv\n"

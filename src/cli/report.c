@@ -92,17 +92,23 @@ last_wave_line (GString *o, const GpuSpec *s, const RunResult *r)
 }
 
 static void
-text_report (GString *o, const GpuSpec *s, const KernInstance *k,
+text_report (GString *o, const Preset *preset, const KernInstance *k,
              const RunResult *r)
 {
+    const GpuSpec *s = preset_spec (preset);
+    g_autofree char *what_if = preset_what_if (preset);
     char limiter[64];
     g_string_append_printf (o, "%s on %s, size %" G_GINT64_FORMAT ": grid %"
                             G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
                             ", %d threads, %" G_GINT64_FORMAT " registers, %"
-                            G_GINT64_FORMAT " B shared memory per block\n\n",
+                            G_GINT64_FORMAT " B shared memory per block\n",
                             k->model->id, s->id, k->size, k->grid_x, k->grid_y,
                             k->threads, r->launch.regs_per_thread,
                             r->launch.static_smem_bytes + r->launch.dyn_smem_bytes);
+    /* A what-if's table says so: saved, it is not the preset's. */
+    if (what_if != NULL)
+        g_string_append_printf (o, "what-if: %s\n", what_if);
+    g_string_append (o, "\n");
     /* Mirrors approximate: a run with them is not exact, whole as it is. */
     gboolean mirrored = r->detailed_sms < s->device.sm_count;
     g_string_append_printf (o, "simulation           %s, %d of %d SMs in full"
@@ -395,9 +401,10 @@ warn_long_exact (const CmdEntry *cmd, const KernInstance *k,
 }
 
 int
-report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
+report_run (const CmdEntry *cmd, const Preset *preset, const KernInstance *k,
             const ReportOptions *a, CliFormat format)
 {
+    const GpuSpec *spec = preset_spec (preset);
     g_autoptr (GError) error = NULL;
     gboolean window = a->window != G_MININT64;
     if (!cli_check_count (cmd, "--regs", a->regs) ||
@@ -449,7 +456,7 @@ report_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
     if (format == CLI_FORMAT_JSON)
         json_report (out, spec, k, &r);
     else
-        text_report (out, spec, k, &r);
+        text_report (out, preset, k, &r);
     if (!cli_write_output (a->output, out, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;

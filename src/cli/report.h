@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "models/kern.h"
+#include "models/preset.h"
 
 typedef struct {
     gint64 regs;            /* G_MININT64: not given */
@@ -34,8 +35,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReportOptions, report_options_clear)
 gboolean report_format (const ReportOptions *o, CliFormat *format,
                         GError **error);
 
-/* Simulate 'k' on 'spec' and write the report; the exit status. */
-int report_run (const CmdEntry *cmd, const GpuSpec *spec,
+/* Simulate 'k' on 'preset' and write the report; the exit status. */
+int report_run (const CmdEntry *cmd, const Preset *preset,
                 const KernInstance *k, const ReportOptions *o,
                 CliFormat format);
 

@@ -841,6 +841,23 @@ preset_origin (const Preset *preset, guint key, int *line)
     return preset->values[key].origin;
 }
 
+char *
+preset_what_if (const Preset *preset)
+{
+    guint n;
+    const PkeyInfo *keys = pkey_table (&n);
+    g_autoptr (GString) text = g_string_new (NULL);
+    for (guint i = 0; i < n; i++) {
+        const char *origin = preset_origin (preset, i, NULL);
+        if (origin != NULL && strcmp (origin, "--set") == 0)
+            g_string_append_printf (text, "%s%s.%s = %s",
+                                    text->len > 0 ? ", " : "", keys[i].group,
+                                    keys[i].key, preset_text (preset, i));
+    }
+    return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE)
+                         : NULL;
+}
+
 gboolean
 preset_assumed (const Preset *preset, guint key)
 {

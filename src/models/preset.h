@@ -92,6 +92,9 @@ const char *preset_text (const Preset *preset, guint key);
 const char *preset_source (const Preset *preset, guint key);
 const char *preset_origin (const Preset *preset, guint key, int *line);
 gboolean preset_assumed (const Preset *preset, guint key);
+/* The values --set gave, "group.key = value" joined by ", ", for a
+ * table to say it is a what-if; NULL where none was given. */
+char *preset_what_if (const Preset *preset);
 
 /* Names of the presets in the search path, sorted; NULL-terminated. */
 char **preset_names (void);

@@ -86,6 +86,13 @@ contains "$work/j" '"last_wave_whole" : false'
 
 "$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 >"$work/t"
 contains "$work/t" "warp cycles per issued instruction"
+# A what-if's report says which values --set gave, in the key table's
+# order; the preset's own says nothing of the kind.
+! grep -q "what-if" "$work/t" || fail "a run of the preset calls itself a what-if"
+"$SMSIM" run --gpu a6000 --kernel pchase --size 500 --param WS=4096 \
+    --set fetch.l0_bytes=16384 --set mem.l1_assoc=8 >"$work/t"
+contains "$work/t" "what-if: mem.l1_assoc = 8, fetch.l0_bytes = 16384"
+contains "$work/t" "instruction fetch    "
 
 # The limiter comes from the counters: a big copy is DRAM bound, one
 # thread's pointer chase is latency bound.
