@@ -28,6 +28,9 @@ G_DEFINE_QUARK (smsim-preset-error-quark, preset_error)
 /* A base= chain deeper than this is surely a mistake. */
 #define MAX_BASE_DEPTH 8
 
+/* The origin of a value --set gave, which preset_what_if looks for. */
+#define ORIGIN_SET "--set"
+
 /* Where each "group\x1fkey" stands in the file being loaded. */
 typedef struct {
     const char *path;
@@ -627,8 +630,8 @@ apply_set (Preset *preset, const char *assignment, GError **error)
                      "--set [%s] %s = %s: %s", group, key, shown, why);
         return FALSE;
     }
-    record (preset, info, text, g_strdup ("set on the command line"), "--set",
-            0);
+    record (preset, info, text, g_strdup ("set on the command line"),
+            ORIGIN_SET, 0);
     return TRUE;
 }
 
@@ -849,7 +852,7 @@ preset_what_if (const Preset *preset)
     g_autoptr (GString) text = g_string_new (NULL);
     for (guint i = 0; i < n; i++) {
         const char *origin = preset_origin (preset, i, NULL);
-        if (origin != NULL && strcmp (origin, "--set") == 0)
+        if (origin != NULL && strcmp (origin, ORIGIN_SET) == 0)
             g_string_append_printf (text, "%s%s.%s = %s",
                                     text->len > 0 ? ", " : "", keys[i].group,
                                     keys[i].key, preset_text (preset, i));
