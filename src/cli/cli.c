@@ -28,8 +28,8 @@ cli_gpu_options_init (CliGpuOptions *o)
           "GPU preset (see `smsim gpus`), or a path to a preset .ini",
           "NAME" },
         { "config", 0, 0, G_OPTION_ARG_FILENAME, &o->config,
-          "a user preset file (a hypothetical SM); with --gpu, it overrides "
-          "that preset",
+          "a user preset file (a hypothetical SM), overriding the preset "
+          "its base= names or, if it has none, --gpu's",
           "FILE" },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
           "override one preset key, e.g. sm.registers=131072 (repeatable; "

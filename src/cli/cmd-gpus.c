@@ -32,9 +32,10 @@ gpus_exec (int argc, char **argv)
     const CmdEntry *cmd = &cmd_gpus_entry;
     g_autoptr (GOptionContext) ctx = cli_context_new (
         cmd, "",
-        "Presets are the regular files NAME.ini in SMSIM_PRESET_DIR, the "
-        "source tree and $(pkgdatadir)/presets (the first of a name wins; "
-        "a link to a device or a directory is passed over).\n"
+        "Presets are the regular files NAME.ini in SMSIM_PRESET_DIR, "
+        SMSIM_SRC_PRESET_DIR " (the source tree) and "
+        SMSIM_DATA_PRESET_DIR " (the first of a name wins; a link to a "
+        "device or a directory is passed over).\n"
         "`smsim query --gpu NAME` shows one in "
         "full; `--sources` shows where each value comes from.\n"
         "'timing: no' presets answer occupancy and query but not run.");

@@ -342,7 +342,7 @@ static const char description[] =
     "  smsim occupancy --gpu a100 --threads 256 --regs 32 --smem 32768\n"
     "  smsim occupancy --gpu a6000 --threads 128 --regs 32 --smem 49152 "
     "--carveout 50\n"
-    "  smsim occupancy --gpu a100 --batch launches.csv -o answers.csv";
+    "  smsim occupancy --gpu a100 --batch examples/launches.csv -o answers.csv";
 
 static int
 occupancy_exec (int argc, char **argv)

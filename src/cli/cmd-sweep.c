@@ -268,7 +268,7 @@ static const char description[] =
     "the occupancies, warp_instructions, stalls.NAME for each stall, the\n"
     "hit rates, dram_bytes, the bandwidths, smem_bank_conflicts, limiter,\n"
     "sampled, window_iterations and waves (as `smsim run --format json`\n"
-    "names them; not its ceiling, launches or warm-up), in occupancy mode\n"
+    "names them; these of its keys alone), in occupancy mode\n"
     "blocks_per_sm, warps_per_sm, occupancy, limiter, textbook_occupancy;\n"
     "units: occupancies in %, hit rates as fractions (0.936, not 93.6),\n"
     "time_ms in ms, dram_bytes in bytes, the bandwidths (*_gbs) in GB/s;\n"
