@@ -264,8 +264,12 @@ static const Bad bad[] = {
     { "[preset]\nbase = a100\n[sm]\nmax_threads = 2048 # comment\n", "",
       "", PRESET_ERROR_VALUE, { "bad.ini:4:", "not an integer", "" } },
     /* No base: everything is missing. */
-    { "[preset]\nname = lonely\n", "", "", PRESET_ERROR_MISSING,
+    { "[preset]\nname = bad\n", "", "", PRESET_ERROR_MISSING,
       { "[device] sm_count", "[sm] registers", "" } },
+    /* A file is named as itself (bad.ini: bad), or it would pass for
+     * the GPU it names: listed twice, its traces replayed on that one. */
+    { "[preset]\nbase = a100\nname = a100\n", "", "", PRESET_ERROR_VALUE,
+      { "bad.ini:3: [preset] name = a100", "named as its file, bad", "" } },
     /* A base that does not exist, and one that comes back. */
     { "[preset]\nbase = no-such-gpu\n", "", "", PRESET_ERROR_NOT_FOUND,
       { "bad.ini:2:", "no-such-gpu", "a100" } },

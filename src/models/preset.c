@@ -742,6 +742,18 @@ found_name (const char *name, gboolean config)
     return stem;
 }
 
+static gboolean
+misnamed (const Preset *preset, const char *path, const char *stem,
+          GError **error)
+{
+    int line = preset->values[pkey_index (pkey_find ("preset", "name"))].line;
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                 "%s:%d: [preset] name = %s: a preset is named as its file, "
+                 "%s (or leave name= out)", path, line, preset->spec.id,
+                 stem);
+    return FALSE;
+}
+
 /* Load 'name' (the --config file when 'config'), on top of the preset
  * 'under' when one is given. */
 static gboolean
@@ -774,10 +786,16 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
         return FALSE;
     }
     /* A file that inherits its name would pass for its base, whether it
-     * was given as a path or found as NAME.ini in the search path. */
+     * was given as a path or found as NAME.ini in the search path; one
+     * that names itself otherwise would pass for another GPU (a fast.ini
+     * named a100 listed as a second a100, and its traces replayed on
+     * the shipped one). */
+    g_autofree char *stem = found_name (name, config);
     if (!set_here (preset, "preset", "name", path)) {
         g_free (preset->spec.id);
-        preset->spec.id = found_name (name, config);
+        preset->spec.id = g_steal_pointer (&stem);
+    } else if (strcmp (preset->spec.id, stem) != 0) {
+        return misnamed (preset, path, stem, error);
     }
     return TRUE;
 }

@@ -51,6 +51,15 @@ contains "$work/err" "unknown GPU 'zero'"
 presets=$(sed -n 's/.*(presets: \([^;]*\);.*/\1/p' "$work/err")
 [ "$presets" = "a100, a100-2x-regs, a6000, h100, k40, mine, p100, rtx2070, t4, v100" ] ||
     fail "presets named: '$presets'"
+# A file named otherwise than its name= is refused, not listed as the
+# GPU it names (fast.ini listed as a second a100, run on the shipped one
+# when its trace was replayed); the other presets are still listed.
+mkdir "$work/q"
+printf '[preset]\nbase = a100\nname = a100\n[device]\nsm_count = 8\n' \
+    >"$work/q/fast.ini"
+SMSIM_PRESET_DIR="$work/q" expect_fail 2 "$SMSIM" gpus
+contains "$work/err" "fast.ini:3: [preset] name = a100: a preset is named as its file, fast"
+[ "$(grep -c '^a100 ' "$work/out")" -eq 1 ] || fail "a100 listed $(grep -c '^a100 ' "$work/out") times"
 
 "$SMSIM" --help >"$work/h"
 for cmd in gpus query occupancy; do contains "$work/h" "  $cmd"; done

@@ -44,7 +44,7 @@ expect_fail 2 "$SMSIM" validate --config bypath.ini
 contains "$work/err" "bypath.ini starts from no shipped preset named as such"
 printf '[preset]\nbase = a100\nname = a6000\n' >fake.ini
 expect_fail 2 "$SMSIM" validate --config fake.ini
-contains "$work/err" "fake.ini is named a6000 but starts from a100"
+contains "$work/err" "fake.ini:3: [preset] name = a6000: a preset is named as its file, fake"
 expect_fail 2 "$SMSIM" validate --gpu a6000 --set preset.name=a100
 contains "$work/err" "the preset (--set preset.name) is named a100 but starts from a6000"
 expect_fail 2 "$SMSIM" validate --gpu a100 --config "$top_srcdir/examples/a100-2x-regs.ini"
