@@ -300,6 +300,25 @@ load_replay_preset (CliGpuOptions *gpu, const char *path,
     return load_preset (gpu, header_gpu, error);
 }
 
+/* A trace has no instruction addresses, so a replay fetches every
+ * instruction in time: on a GPU that models fetch it would report the
+ * what-if in effect, and no line missed, for the GPU's fetch it never
+ * ran. */
+static gboolean
+check_replay_fetch (const Preset *preset, const char *path, GError **error)
+{
+    int l0_bytes = preset_spec (preset)->fetch.l0_bytes;
+    if (l0_bytes == 0)
+        return TRUE;
+    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                 "%s: a trace carries no instruction addresses "
+                 "(traces/FORMAT.md), so its replay cannot model "
+                 "instruction fetch, which fetch.l0_bytes = %d asks for: "
+                 "replay with it 0, or run the kernel model (smsim run)",
+                 path, l0_bytes);
+    return FALSE;
+}
+
 /* The report, written after the run, would replace the trace or the
  * preset it was read from. */
 static gboolean
@@ -354,7 +373,7 @@ replay_exec (int argc, char **argv)
     g_autoptr (Preset) preset =
         k ? load_replay_preset (&gpu, argv[1], kern_trace_gpu (k), &error)
           : NULL;
-    if (preset == NULL) {
+    if (preset == NULL || !check_replay_fetch (preset, argv[1], &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }

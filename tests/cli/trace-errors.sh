@@ -223,4 +223,16 @@ contains "$work/err" "ini.trace: its header's 'gpu evil.ini' names a file, not a
 sed 's/^smem .*/smem 49153 0/' "$good" >"$work/smem.trace"
 expect_fail 2 "$SMSIM" trace replay "$work/smem.trace" --gpu a6000
 contains "$work/err" "$work/smem.trace (pmpp-tiled): 49153 B of static shared memory cannot launch"
+# A trace has no instruction addresses, so a replay cannot model fetch:
+# it printed the what-if as in effect and 0 lines missed.  Refused,
+# from --set or a preset file alike; fetch's other keys do nothing
+# while l0_bytes is 0, and are let be.
+expect_fail 2 "$SMSIM" trace replay "$good" --set fetch.l0_bytes=512
+contains "$work/err" "$good: a trace carries no instruction addresses"
+contains "$work/err" "fetch.l0_bytes = 512"
+printf '[preset]\nbase = a6000\n[fetch]\nl0_bytes = 16384\n' >"$work/fetch.ini"
+expect_fail 2 "$SMSIM" trace replay "$good" --config "$work/fetch.ini"
+contains "$work/err" "fetch.l0_bytes = 16384"
+"$SMSIM" trace replay "$good" --set fetch.l1_bytes=65536 >/dev/null ||
+    fail "fetch.l1_bytes with l0_bytes 0 was refused on a replay"
 echo "trace errors ok"
