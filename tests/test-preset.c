@@ -195,6 +195,21 @@ Test (preset, config_over_gpu)
     cr_assert_eq (preset_spec (p)->sm.smem_bytes, 233472);
 }
 
+/* A preset is named as its file, and a trace header or a table takes a
+ * name (traces/FORMAT.md): "my gpu.ini" wrote 'gpu my gpu', a header
+ * line the trace reader refused. */
+Test (preset, a_file_name_that_is_no_name_is_refused)
+{
+    g_autofree char *path = tu_write_file ("my gpu.ini",
+                                           "[preset]\nbase = a100\n");
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load (NULL, path, NULL, &error);
+    cr_assert_null (p);
+    cr_assert (g_error_matches (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE));
+    cr_assert (strstr (error->message, "'my gpu' is no name") != NULL, "%s",
+               error->message);
+}
+
 /* ------------------------------------------------------------------ */
 /* Bad presets: each error names what is wrong and where               */
 
@@ -311,8 +326,11 @@ static const Bad bad[] = {
     /* A preset's name goes into a trace's header line 'gpu NAME',
      * which takes a name (traces/FORMAT.md): 'my gpu' wrote a trace its
      * reader refused, and a line break wrote header lines of its own. */
-    { "", "preset.name=my gpu", "a100", PRESET_ERROR_VALUE,
+    { "[preset]\nbase = a100\nname = my gpu\n", "", "", PRESET_ERROR_VALUE,
       { "name = my gpu", "letters, digits", "" } },
+    /* A preset is named as its file, so --set cannot rename it. */
+    { "", "preset.name=a6000", "a100", PRESET_ERROR_UNKNOWN_KEY,
+      { "--set preset.name=a6000", "only be set in a preset file", "" } },
     { "[preset]\nbase = a100\nname = ../../x\n", "", "", PRESET_ERROR_VALUE,
       { "bad.ini:3:", "letters, digits", "" } },
     { "", "device.name=x\nkernel evil", "a100", PRESET_ERROR_VALUE,

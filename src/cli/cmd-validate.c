@@ -119,7 +119,7 @@ is_published (const char *gpu)
 
 /* The GPU whose published figures 'preset' stands beside: the one it
  * starts from (a --gpu, or a --config's base=).  'config': the file, or
- * NULL for a shipped preset with --set alone. */
+ * NULL for a shipped preset with --set alone (which cannot rename it). */
 static const char *
 published_of (const Preset *preset, const char *config, GError **error)
 {
@@ -129,9 +129,8 @@ published_of (const Preset *preset, const char *config, GError **error)
      * with published figures would pass for that GPU's table. */
     if (is_published (root) && strcmp (id, root) != 0 && is_published (id)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
-                     "%s%s is named %s but starts from %s: give the what-if "
-                     "a [preset] name of its own", config ? config : "",
-                     config ? "" : "the preset (--set preset.name)", id, root);
+                     "%s is named %s but starts from %s: give the what-if "
+                     "a file name of its own", config, id, root);
         return NULL;
     }
     if (is_published (root))

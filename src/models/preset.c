@@ -618,7 +618,9 @@ apply_set (Preset *preset, const char *assignment, GError **error)
                      "lists the keys)", assignment, group, key);
         return FALSE;
     }
-    if (info->offset == (size_t) -1) {
+    /* A preset is named as its file (load_top); renamed, a what-if
+     * would pass for another GPU in its tables and its traces' headers. */
+    if (info->offset == (size_t) -1 || info->offset == offsetof (GpuSpec, id)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                      "--set %s: [%s] %s can only be set in a preset file",
                      assignment, group, key);
@@ -791,6 +793,13 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
      * named a100 listed as a second a100, and its traces replayed on
      * the shipped one). */
     g_autofree char *stem = found_name (name, config);
+    if (!preset_is_name (stem)) {
+        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
+                     "%s: a preset is named as its file, and '%s' is no "
+                     "name (letters, digits, '_', '-' and '.'): rename the "
+                     "file", path, stem);
+        return FALSE;
+    }
     if (!set_here (preset, "preset", "name", path)) {
         g_free (preset->spec.id);
         preset->spec.id = g_steal_pointer (&stem);

@@ -45,8 +45,11 @@ contains "$work/err" "bypath.ini starts from no shipped preset named as such"
 printf '[preset]\nbase = a100\nname = a6000\n' >fake.ini
 expect_fail 2 "$SMSIM" validate --config fake.ini
 contains "$work/err" "fake.ini:3: [preset] name = a6000: a preset is named as its file, fake"
+mkdir named && printf '[preset]\nbase = a100\n' >named/a6000.ini
+expect_fail 2 "$SMSIM" validate --config named/a6000.ini
+contains "$work/err" "named/a6000.ini is named a6000 but starts from a100: give the what-if a file name of its own"
 expect_fail 2 "$SMSIM" validate --gpu a6000 --set preset.name=a100
-contains "$work/err" "the preset (--set preset.name) is named a100 but starts from a6000"
+contains "$work/err" "--set preset.name=a100: [preset] name can only be set in a preset file"
 expect_fail 2 "$SMSIM" validate --gpu a100 --config "$top_srcdir/examples/a100-2x-regs.ini"
 contains "$work/err" "has a base= and --gpu a100 was given too: give one"
 expect_fail 1 "$SMSIM" validate --gpu all --config two.ini
