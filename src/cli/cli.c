@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "models/kern.h"
+#include "models/tempfiles.h"
 
 /* Linux's own limit on the symlinks one lookup follows (ELOOP past it). */
 #define CLI_MAX_LINKS 40
@@ -419,6 +420,29 @@ write_error (const char *path, GError **error)
     return FALSE;
 }
 
+/* All of 'text' into 'fd', flushed to the disk too where 'sync', and
+ * 'fd' closed; errno says why where it fails. */
+static gboolean
+write_fd (int fd, const GString *text, gboolean sync)
+{
+    gsize done = 0;
+    while (done < text->len) {
+        ssize_t n = write (fd, text->str + done, text->len - done);
+        if (n >= 0)
+            done += (gsize) n;
+        else if (errno != EINTR)
+            break;
+    }
+    gboolean ok = done == text->len && (!sync || fsync (fd) == 0);
+    int err = errno;
+    if (!ok) {
+        close (fd);
+        errno = err;
+        return FALSE;
+    }
+    return close (fd) == 0;
+}
+
 /* Straight into 'path', for a device or FIFO: there is no temporary file
  * to rename over one, so no "whole or not at all" either.  O_APPEND: a
  * regular file behind /dev/fd/N is one a shell opened, and what was
@@ -427,21 +451,8 @@ static gboolean
 write_through (const char *path, const GString *text, GError **error)
 {
     int fd = g_open (path, O_WRONLY | O_APPEND | O_NOCTTY, 0);
-    if (fd < 0)
-        return write_error (path, error);
-    for (gsize done = 0; done < text->len;) {
-        ssize_t n = write (fd, text->str + done, text->len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int err = errno;
-            close (fd);
-            errno = err;
-            return write_error (path, error);
-        }
-        done += (gsize) n;
-    }
-    return close (fd) == 0 || write_error (path, error);
+    return (fd >= 0 && write_fd (fd, text, FALSE)) ||
+           write_error (path, error);
 }
 
 static gboolean
@@ -521,24 +532,105 @@ cli_check_output (const char *option, const char *path, GError **error)
     return TRUE;
 }
 
+/* One output of cli_write_outputs on its way: 'target' is where its
+ * path leads (NULL: standard output), 'tmp' the file staged beside it
+ * (NULL: written straight, once every file is staged). */
+typedef struct {
+    char *target;
+    char *tmp;
+    int slot;           /* tempfiles.h */
+} Staged;
+
+/* 'text' whole in a new file beside 's->target'.  fsync: renamed over
+ * the old file, the new one must not turn up empty after a crash. */
+static gboolean
+stage (Staged *s, const GString *text, GError **error)
+{
+    s->tmp = g_strdup_printf ("%s.XXXXXX", s->target);
+    int fd = g_mkstemp_full (s->tmp, O_WRONLY, 0666);
+    if (fd < 0) {
+        write_error (s->target, error);
+        g_clear_pointer (&s->tmp, g_free);
+        return FALSE;
+    }
+    s->slot = tempfiles_add (s->tmp);
+    return write_fd (fd, text, TRUE) || write_error (s->target, error);
+}
+
+/* Where 'out' goes, and for a file, its text staged beside it. */
+static gboolean
+prepare (Staged *s, const CliOutput *out, GError **error)
+{
+    gboolean direct;
+    if (out->path == NULL || strcmp (out->path, "-") == 0)
+        return TRUE;
+    /* g_file_set_contents would rename over a symlink itself (and over
+     * /dev/stdout as root), leaving the file it points to as it was. */
+    s->target = cli_output_target (out->path, &direct, error);
+    if (s->target == NULL)
+        return FALSE;
+    if (direct && is_stdout (s->target))
+        g_clear_pointer (&s->target, g_free);
+    return direct || stage (s, out->text, error);
+}
+
+/* 's', staged, renamed over its target. */
+static gboolean
+commit (Staged *s, GError **error)
+{
+    if (g_rename (s->tmp, s->target) != 0) {
+        int err = errno;
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
+                     "cannot write %s: renaming %s over it: %s", s->target,
+                     s->tmp, g_strerror (err));
+        return FALSE;
+    }
+    g_clear_pointer (&s->tmp, g_free);
+    return TRUE;
+}
+
+static void
+unstage (Staged *s)
+{
+    if (s->tmp != NULL)
+        g_unlink (s->tmp);
+    tempfiles_forget (s->slot);
+    g_free (s->tmp);
+    g_free (s->target);
+}
+
+gboolean
+cli_write_outputs (const CliOutput *outs, guint n, GError **error)
+{
+    g_autofree Staged *st = g_new0 (Staged, n);
+    gboolean ok = TRUE;
+    for (guint i = 0; i < n; i++)
+        st[i].slot = -1;
+    for (guint i = 0; i < n && ok; i++)
+        ok = prepare (&st[i], &outs[i], error);
+    /* What cannot be staged (standard output, a device, a FIFO) cannot be
+     * taken back either: written only once every file is whole, and
+     * before any is renamed into place, so that its failure leaves no
+     * file.  Past that, only a rename can fail (the disk is not asked
+     * for room again), leaving the outputs before it. */
+    for (guint i = 0; i < n && ok; i++)
+        if (st[i].tmp == NULL)
+            ok = st[i].target == NULL
+                     ? write_stdout (outs[i].text, error)
+                     : write_through (st[i].target, outs[i].text, error);
+    for (guint i = 0; i < n && ok; i++)
+        if (st[i].tmp != NULL)
+            ok = commit (&st[i], error);
+    for (guint i = 0; i < n; i++)
+        unstage (&st[i]);
+    return ok;
+}
+
 gboolean
 cli_write_output (const char *path, const GString *text, GError **error)
 {
-    gboolean direct;
-    if (path == NULL || strcmp (path, "-") == 0)
-        return write_stdout (text, error);
-    /* g_file_set_contents would rename over a symlink itself (and over
-     * /dev/stdout as root), leaving the file it points to as it was. */
-    g_autofree char *target = cli_output_target (path, &direct, error);
-    if (target == NULL)
-        return FALSE;
-    if (direct && is_stdout (target))
-        return write_stdout (text, error);
-    if (direct)
-        return write_through (target, text, error);
-    return g_file_set_contents_full (target, text->str, (gssize) text->len,
-                                     G_FILE_SET_CONTENTS_CONSISTENT, 0666,
-                                     error);
+    const CliOutput one = { path, text };
+    return cli_write_outputs (&one, 1, error);
 }
 
 /* What tells two paths apart: the device and inode of an existing

@@ -136,6 +136,20 @@ gboolean cli_check_output (const char *option, const char *path,
 gboolean cli_write_output (const char *path, const GString *text,
                            GError **error);
 
+/* One of the outputs of a command: 'text' to go to 'path' as
+ * cli_write_output takes it. */
+typedef struct {
+    const char *path;
+    const GString *text;
+} CliOutput;
+
+/* Write each of 'outs' (n of them) as cli_write_output would, all or
+ * none: the files are written beside their targets first, then what
+ * cannot be (standard output, a device, a FIFO), and the files are
+ * renamed into place only once all of that succeeded.  A second such
+ * output failing cannot take back the first. */
+gboolean cli_write_outputs (const CliOutput *outs, guint n, GError **error);
+
 /* A file option as given: 'option' as an error names it ("--from"),
  * 'path' NULL or "-" when it names no file. */
 typedef struct {

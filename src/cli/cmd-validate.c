@@ -210,7 +210,10 @@ static const char description[] =
     "CSV columns: gpu,kernel,size,simulated_gflops,reference_gflops,"
     "error_pct,source\n\n"
     "--csv-output FILE writes the CSV table as well, so that one run gives\n"
-    "both (`make results` draws `smsim plot sgemm-validation` from it).\n\n"
+    "both (`make results` draws `smsim plot sgemm-validation` from it).\n"
+    "The two are written both or neither: where one cannot be written, the\n"
+    "other file is not left behind (a device or standard output is written\n"
+    "once the files are whole, before they are put in place).\n\n"
     "--config FILE validates a what-if preset: one whose base= is a6000\n"
     "or a100 is set beside that GPU's published figures (its kernels\n"
     "launched as that run launched them) under its own name; with --gpu\n"
@@ -247,8 +250,8 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const char *config,
             const char *output, const char *csv_output)
 {
     g_autoptr (GError) error = NULL;
-    /* The CSV, written last, would replace the table just written; either
-     * would replace the preset. */
+    /* The CSV and the table would replace each other; either would
+     * replace the preset. */
     const CliFileArg files[] = {
         { "--config", config }, { "-o", output },
         { "--csv-output", csv_output },
@@ -339,8 +342,10 @@ validate_exec (int argc, char **argv)
             one_gpu (cmd, gpus[i], config, (const char *const *) sets, format,
                      out, csv_out) != 0)
             return CLI_EXIT_FAIL;
-    if (!cli_write_output (output, out, &error) ||
-        (csv_out != NULL && !cli_write_output (csv_output, csv_out, &error))) {
+    /* Both or neither: one left without the other would pass for the
+     * whole of a run that failed. */
+    const CliOutput outs[] = { { output, out }, { csv_output, csv_out } };
+    if (!cli_write_outputs (outs, csv_out != NULL ? 2 : 1, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }

@@ -61,4 +61,38 @@ expect_fail 2 "$SMSIM" validate --gpu nosuch
 contains "$work/err" "unknown GPU 'nosuch'"
 expect_fail 2 "$SMSIM" validate --gpu h100
 contains "$work/err" "--gpu h100: published numbers exist for a6000 and a100"
+
+# -o and --csv-output are written both or neither.  A pipe nobody reads
+# stands for a full disk (output-stdout.sh: never /dev/full here); one
+# SM keeps the run to a second.  The table's file is whole before the
+# CSV goes to the pipe, which fails: the file must not be left behind,
+# nor anything staged beside it.
+mkfifo pipe
+mkdir both
+into_broken_pipe() {
+    set +e
+    (
+        trap '' PIPE
+        exec 4<>pipe 5>pipe 4<&-
+        exec "$@" >&5
+    ) 2>"$work/err"
+    got=$?
+    set -e
+    [ "$got" -eq 2 ] || fail "'$*' into a broken pipe exited $got, expected 2: $(cat "$work/err")"
+    contains "$work/err" "writing standard output: Broken pipe"
+}
+into_broken_pipe "$SMSIM" validate --gpu a6000 --set device.sm_count=1 \
+    -o both/v.txt --csv-output /dev/stdout
+[ -z "$(ls both)" ] || fail "the CSV failed, yet both/ holds: $(ls both)"
+# The other way round: the table to the pipe, the CSV to a file.
+into_broken_pipe "$SMSIM" validate --gpu a6000 --set device.sm_count=1 \
+    --csv-output both/v.csv
+[ -z "$(ls both)" ] || fail "the table failed, yet both/ holds: $(ls both)"
+# Both writable: both written, the CSV's header and one row per A6000
+# kernel (eleven, as above), the table under its title.
+"$SMSIM" validate --gpu a6000 --set device.sm_count=1 -o both/v.txt \
+    --csv-output both/v.csv || fail "validate into both/ exited $?"
+[ "$(ls both | tr '\n' ' ')" = "v.csv v.txt " ] || fail "both/ holds: $(ls both)"
+[ "$(wc -l <both/v.csv)" -eq 12 ] || fail "v.csv: $(cat both/v.csv)"
+contains both/v.txt "a6000 (NVIDIA RTX A6000), SGEMM at 4096, GFLOP/s"
 echo "validate --config ok"
