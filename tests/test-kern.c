@@ -1073,6 +1073,57 @@ Test (kern, buffers_must_fit_device_memory)
                error->message);
 }
 
+/* The error kern_instance_new gives 'id' at 'size' with the parameters
+ * 'params' on an A6000 of 'mib' MiB of device memory. */
+static char *
+memory_error (const char *mib, const char *id, gint64 size,
+              const char *const *params)
+{
+    g_autofree char *set = g_strconcat ("device.global_mem_mib=", mib, NULL);
+    const char *sets[] = { set, NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    KernInstance *k = kern_instance_new (kern_find (id), preset_spec (p), size,
+                                         params, &error);
+    cr_assert_null (k, "%s at %" G_GINT64_FORMAT " fits %s MiB", id, size,
+                    mib);
+    cr_assert (g_error_matches (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE),
+               "%s", error->message);
+    return g_strdup (error->message);
+}
+
+#define cr_assert_has(text, part) \
+    cr_assert (strstr ((text), (part)) != NULL, "'%s' lacks '%s'", (text), \
+               (part))
+
+/* The sizes are printed in a unit that shows them, and the message
+ * names what made the buffers big: the size, or the parameter whose
+ * bytes the loads reach. */
+Test (kern, memory_error_shows_sizes_and_cause)
+{
+    /* vecadd's three buffers of 2^20 floats are 12 x 2^20 B, 12 MiB,
+     * against 1 MiB (a GiB each would read 0.0 and 0.0). */
+    g_autofree char *small = memory_error ("1", "vecadd", 1048576, NULL);
+    cr_assert_has (small, "vecadd: size 1048576: its buffers take 12.0 MiB; "
+                          "a6000 has 1.0 MiB of device memory");
+    /* 89478486 elements are 1,073,741,832 B, 8 more than 1024 MiB:
+     * both would read 1.0 GiB, so both are given in bytes. */
+    g_autofree char *tie = memory_error ("1024", "vecadd", 89478486, NULL);
+    cr_assert_has (tie, "its buffers take 1073741832 B; a6000 has 1073741824 "
+                        "B of device memory");
+    /* loaduse's 100 warps read a 128 B line each for 2^20 iterations:
+     * 128 x 100 x 2^20 B, 12.5 GiB, of a FOOTPRINT of 1 GiB, so all of
+     * it, against 512 MiB.  Fewer warps would not help while FOOTPRINT
+     * stays: FOOTPRINT is named. */
+    const char *reach[] = { "FOOTPRINT=1073741824", "ITERS=1048576", NULL };
+    g_autofree char *loads = memory_error ("512", "loaduse", 100, reach);
+    cr_assert_has (loads, "loaduse: FOOTPRINT = 1073741824: at size 100 its "
+                          "loads reach 1.0 GiB of it; a6000 has 512.0 MiB of "
+                          "device memory");
+    cr_assert (strstr (loads, "size 100:") == NULL, "%s", loads);
+}
+
 /* Parameters a kernel does not take are refused (they changed nothing):
  * kernels 1-3 are written for one tiling, 32 x 32 threads; kernel 4
  * computes one column of TM results a thread; only kernels 10 and 11

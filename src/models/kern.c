@@ -212,6 +212,49 @@ kern_where (const KernInstance *k)
     return k->where != NULL ? k->where : k->model->id;
 }
 
+/* 'bytes' in the largest unit it makes at least one of: "12.0 MiB",
+ * "1.0 GiB", "640 B".  Not g_format_size: its units are translated. */
+static char *
+bytes_text (double bytes)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+    if (bytes < 1024)
+        return g_strdup_printf ("%.0f B", bytes);
+    guint u = 0;
+    for (bytes /= 1024; bytes >= 1024 && u + 1 < G_N_ELEMENTS (units); u++)
+        bytes /= 1024;
+    return g_strdup_printf ("%.1f %s", bytes, units[u]);
+}
+
+/* 'a' and 'b' bytes as bytes_text puts them; both in bytes where that
+ * would round them to one text, as 1.02 GiB and 1 GiB would be. */
+static void
+bytes_pair (double a, double b, char **a_text, char **b_text)
+{
+    *a_text = bytes_text (a);
+    *b_text = bytes_text (b);
+    if (strcmp (*a_text, *b_text) != 0)
+        return;
+    g_free (*a_text);
+    g_free (*b_text);
+    *a_text = g_strdup_printf ("%.0f B", a);
+    *b_text = g_strdup_printf ("%.0f B", b);
+}
+
+/* What made the buffers take 'bytes': the parameter whose bytes they are
+ * (k->bytes_param: what to make smaller), or the size. */
+static char *
+memory_culprit (const KernInstance *k, const char *bytes)
+{
+    if (k->bytes_param == NULL)
+        return g_strdup_printf ("size %" G_GINT64_FORMAT ": its buffers take "
+                                "%s", k->size, bytes);
+    return g_strdup_printf ("%s = %" G_GINT64_FORMAT ": at size %"
+                            G_GINT64_FORMAT " its loads reach %s of it",
+                            k->bytes_param, kern_param (k, k->bytes_param),
+                            k->size, bytes);
+}
+
 gboolean
 kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
 {
@@ -237,12 +280,13 @@ kern_check_launch (const KernInstance *k, const GpuSpec *spec, GError **error)
     /* cudaMalloc would fail: the launch never happens. */
     double memory = (double) spec->device.global_mem_mib * 1048576.0;
     if (k->device_bytes > memory) {
+        g_autofree char *need = NULL, *have = NULL;
+        bytes_pair (k->device_bytes, memory, &need, &have);
+        g_autofree char *what = memory_culprit (k, need);
         g_set_error (error, SMSIM_KERN_ERROR, KERN_ERROR_SIZE,
-                     "%s: size %" G_GINT64_FORMAT ": its buffers take %.1f "
-                     "GiB; %s has %.1f GiB of device memory "
-                     "(device.global_mem_mib)", kern_where (k), k->size,
-                     k->device_bytes / 1073741824.0, spec->id,
-                     memory / 1073741824.0);
+                     "%s: %s; %s has %s of device memory "
+                     "(device.global_mem_mib)", kern_where (k), what,
+                     spec->id, have);
         return FALSE;
     }
     return TRUE;

@@ -68,6 +68,10 @@ typedef struct {
     double flops;                   /* useful FLOPs of the whole launch */
     double device_bytes;            /* its buffers in device memory; 0:
                                      * not known (a trace's) */
+    const char *bytes_param;        /* the parameter whose bytes those
+                                     * are, as far as the loads reach
+                                     * (loaduse's FOOTPRINT); NULL: the
+                                     * size's buffers */
     guint64 iterations;             /* main-loop iterations per block */
     gboolean uneven;                /* blocks at C's edge do less work (a
                                      * bounds check): a sampled run times

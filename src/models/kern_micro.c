@@ -72,6 +72,7 @@ pchase_setup (KernInstance *k, const GpuSpec *spec, GError **error)
     k->flops = 0;
     /* The working set, or what the chase reaches of it. */
     k->device_bytes = MIN ((double) ws, (double) k->size * (double) stride);
+    k->bytes_param = "WS";
     k->iterations = (guint64) k->size;
     KProgram *p = kgen_program_new (k, pchase_address);
     /* LDG R2 <- [R2]: the address is the last load's value. */
@@ -190,6 +191,7 @@ loaduse_setup (KernInstance *k, const GpuSpec *spec, GError **error)
      * iteration. */
     k->device_bytes = MIN ((double) kern_param (k, "FOOTPRINT"),
                            128.0 * (double) k->size * (double) k->iterations);
+    k->bytes_param = "FOOTPRINT";
     KProgram *p = kgen_program_new (k, loaduse_address);
     kgen_mem (p, KGEN_BODY, INSTR_LDG, 4, 2, 4, 1, 0);
     kgen_add (p, KGEN_BODY, INSTR_FFMA, 5, 4, 4, 5);

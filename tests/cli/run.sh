@@ -194,6 +194,16 @@ contains "$work/err" "grid 34359738368 x 34359738368 exceeds"
 # matrices, the A100 has 40 GiB.
 expect_fail 2 "$SMSIM" run --gpu a100 --kernel sgemm-5 --size 65536
 contains "$work/err" "its buffers take 48.0 GiB; a100 has 40.0 GiB of device memory"
+# A small memory is shown in MiB, not as 0.0 GiB: vecadd's three
+# buffers of 2^20 floats are 12 MiB, against 1 MiB.
+expect_fail 2 "$SMSIM" run --gpu a6000 --set device.global_mem_mib=1 --kernel vecadd --size 1048576
+contains "$work/err" "its buffers take 12.0 MiB; a6000 has 1.0 MiB of device memory"
+# loaduse's loads reach 128 B x 100 warps x 2^20 iterations, 12.5 GiB,
+# of a 1 GiB FOOTPRINT: all of it, past 512 MiB.  FOOTPRINT is what
+# to make smaller (fewer warps would still reach all of it), not size.
+expect_fail 2 "$SMSIM" run --gpu a6000 --set device.global_mem_mib=512 --kernel loaduse \
+    --size 100 --param FOOTPRINT=1073741824 --param ITERS=1048576
+contains "$work/err" "loaduse: FOOTPRINT = 1073741824: at size 100 its loads reach 1.0 GiB of it; a6000 has 512.0 MiB"
 # --smem below what the kernel's shared accesses reach is refused:
 # pmpp-tiled's two 16 x 16 float tiles are 2 x 16 x 16 x 4 = 2048 B;
 # above it, it stands (fewer blocks fit).
