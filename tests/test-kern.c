@@ -1073,6 +1073,39 @@ Test (kern, buffers_must_fit_device_memory)
                error->message);
 }
 
+/* What a sampled run takes at the least, before it runs.  An iloop
+ * warp does N + 3 instructions an iteration (N FFMAs, the counter,
+ * compare and branch) and 3 besides (a barrier either side of the
+ * loop, and the exit).  N = 2^20, 2^20 iterations, one block of 32
+ * warps: the run starts at 64 iterations and may be cut to 32 (twice
+ * the 16th, where the first wave may settle), (3 + 32 x 1048579) x 32 =
+ * 1,073,744,992; a window asked for is kept, 4: (3 + 4 x 1048579) x 32
+ * = 134,218,208.
+ * With ITERS = 16 the launch is still sampled (past 20 million), its
+ * window the whole loop, which is kept.  Exact, nothing is sampled. */
+Test (kern, sampled_cost_at_the_shortest_window)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    const GpuSpec *s = preset_spec (p);
+    const char *params[] = { "N=1048576", "ITERS=1048576", NULL };
+    g_autoptr (KernInstance) k = make_with (s, "iloop", 32, params);
+    RunOptions o = RUN_OPTIONS_INIT;
+    guint64 w = 0;
+    cr_assert_float_eq (run_sampled_cost (s, k, &o, &w), 1073744992.0, 0.5);
+    cr_assert_eq (w, 32);
+    o.window = 4;
+    cr_assert_float_eq (run_sampled_cost (s, k, &o, &w), 134218208.0, 0.5);
+    cr_assert_eq (w, 4);
+    const char *whole[] = { "N=1048576", "ITERS=16", NULL };
+    g_autoptr (KernInstance) k16 = make_with (s, "iloop", 32, whole);
+    o.window = 0;
+    cr_assert_float_eq (run_sampled_cost (s, k16, &o, &w),
+                        (3 + 16 * 1048579.0) * 32, 0.5);
+    cr_assert_eq (w, 16);
+    o.mode = RUN_EXACT;
+    cr_assert_float_eq (run_sampled_cost (s, k, &o, &w), 0, 0);
+}
+
 /* The error kern_instance_new gives 'id' at 'size' with the parameters
  * 'params' on an A6000 of 'mib' MiB of device memory. */
 static char *

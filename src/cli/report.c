@@ -378,26 +378,65 @@ progress (void *ctx, guint64 done, guint64 total)
 #define LONG_RUN_INSTRUCTIONS 1e9
 #define HOST_INSTRUCTIONS_PER_S 2e6
 
-/* Before an exact run of many minutes, what it will cost: the bar's
- * estimate of the time left comes only once blocks retire.  Only
- * --exact asks for one: unasked, a launch that large is sampled
- * (run_should_sample).  On a terminal only, as the bar: a script's log
- * holds the report alone. */
-static void
-warn_long_exact (const CmdEntry *cmd, const KernInstance *k,
-                 const RunOptions *o, const Progress *bar)
+/* The least window --window takes (report_run). */
+#define MIN_WINDOW 4
+
+/* What to do about a sampled run at its shortest window 'least': a
+ * shorter --window where there is one, else a smaller launch. */
+static char *
+sampled_advice (const GpuSpec *spec, const KernInstance *k,
+                const RunOptions *o, guint64 least, double launches)
 {
-    if (bar == NULL || o->mode != RUN_EXACT)
-        return;
+    RunOptions shortest = *o;
+    guint64 w;
+    shortest.window = MIN_WINDOW;
+    double n = run_sampled_cost (spec, k, &shortest, &w) * launches;
+    if (least <= MIN_WINDOW || n <= 0)
+        return g_strdup_printf ("a window is %d iterations at the least: a "
+                                "smaller --size or --param takes less",
+                                MIN_WINDOW);
+    return g_strdup_printf ("--window %d, the least (and the least "
+                            "accurate), would take about %.1f billion, a "
+                            "smaller --size or --param less", MIN_WINDOW,
+                            n / 1e9);
+}
+
+/* Before a run of many minutes, what it will cost: the bar's estimate
+ * of the time left comes only once blocks retire.  An exact one only
+ * under --exact: unasked, a launch that large is sampled
+ * (run_should_sample).  A sampled one where even its shortest window is
+ * that large (run_sampled_cost), as where an iteration is millions of
+ * instructions: no window the run picks brings it within its budget.
+ * On a terminal only, as the bar: a script's log holds the report
+ * alone. */
+static void
+warn_long_run (const CmdEntry *cmd, const GpuSpec *spec, const KernInstance *k,
+               const RunOptions *o, const Progress *bar)
+{
     /* Launches back to back run two: a warm-up and the timed one. */
-    double n = run_estimate_instructions (k, kern_blocks (k)) *
-               (o->launches > 1 ? 2 : 1);
+    double launches = o->launches > 1 ? 2 : 1;
+    gboolean exact = o->mode == RUN_EXACT;
+    guint64 least = 0;
+    if (bar == NULL)
+        return;
+    double n = (exact ? run_estimate_instructions (k, kern_blocks (k))
+                      : run_sampled_cost (spec, k, o, &least)) * launches;
     if (n < LONG_RUN_INSTRUCTIONS)
         return;
-    fprintf (stderr, "smsim %s: an exact run of about %.1f billion warp "
-             "instructions: some %.0f minutes at 2 million a second (one "
-             "2.3 GHz core); --sampled takes seconds\n", cmd->name, n / 1e9,
-             n / HOST_INSTRUCTIONS_PER_S / 60);
+    g_autofree char *where =
+        exact ? g_strdup ("")
+              : g_strdup_printf (", at a window of %" G_GUINT64_FORMAT " of %"
+                                 G_GUINT64_FORMAT " iterations%s", least,
+                                 k->iterations,
+                                 o->window == 0 && least < k->iterations
+                                     ? ", the shortest it cuts one to" : "");
+    g_autofree char *advice = exact ? g_strdup ("--sampled takes seconds")
+                                    : sampled_advice (spec, k, o, least,
+                                                      launches);
+    fprintf (stderr, "smsim %s: %s run of about %.1f billion warp "
+             "instructions%s: some %.0f minutes at 2 million a second (one "
+             "2.3 GHz core); %s\n", cmd->name, exact ? "an exact" : "a sampled",
+             n / 1e9, where, n / HOST_INSTRUCTIONS_PER_S / 60, advice);
 }
 
 int
@@ -415,9 +454,10 @@ report_run (const CmdEntry *cmd, const Preset *preset, const KernInstance *k,
                    a->detailed_sms);
         return CLI_EXIT_USAGE;
     }
-    if (window && a->window < 4) {
-        cli_error (cmd, "--window %" G_GINT64_FORMAT ": give 4 or more "
-                   "main-loop iterations, as sampling needs", a->window);
+    if (window && a->window < MIN_WINDOW) {
+        cli_error (cmd, "--window %" G_GINT64_FORMAT ": give %d or more "
+                   "main-loop iterations, as sampling needs", a->window,
+                   MIN_WINDOW);
         return CLI_EXIT_USAGE;
     }
     if (a->launches < 1) {
@@ -442,7 +482,7 @@ report_run (const CmdEntry *cmd, const Preset *preset, const KernInstance *k,
                      a->exact ? RUN_EXACT : a->sampled ? RUN_SAMPLED : RUN_AUTO,
                      a->detailed_sms, window ? (guint64) a->window : 0,
                      progress, bar, (guint64) a->launches };
-    warn_long_exact (cmd, k, &o, bar);
+    warn_long_run (cmd, spec, k, &o, bar);
     RunResult r;
     g_autoptr (GString) out = g_string_new (NULL);
     double t0 = (double) g_get_monotonic_time () * 1e-6;

@@ -522,9 +522,13 @@ check_by_waves (const GpuSpec *spec, const KernInstance *k,
     return FALSE;
 }
 
-gboolean
-run_kernel (const GpuSpec *spec, const KernInstance *k,
-            const RunOptions *options, RunResult *out, GError **error)
+/* What run_kernel finds before it simulates: the launch, its
+ * occupancy, blocks and waves in 'out', and how it is to be run in
+ * '*how'; FALSE where the GPU or the options refuse it. */
+static gboolean
+plan_run (const GpuSpec *spec, const KernInstance *k,
+          const RunOptions *options, RunResult *out, RunHow *how,
+          GError **error)
 {
     memset (out, 0, sizeof *out);
     if (!spec->timing) {
@@ -567,7 +571,29 @@ run_kernel (const GpuSpec *spec, const KernInstance *k,
     if (!check_count (k, out->blocks, error) ||
         !check_by_waves (spec, k, options, out->blocks, per_wave, error))
         return FALSE;
-    RunHow how = run_how (spec, k, options, out->blocks, per_wave);
+    *how = run_how (spec, k, options, out->blocks, per_wave);
+    return TRUE;
+}
+
+double
+run_sampled_cost (const GpuSpec *spec, const KernInstance *k,
+                  const RunOptions *o, guint64 *window)
+{
+    g_autofree RunResult *r = g_new (RunResult, 1);
+    RunHow how;
+    if (!plan_run (spec, k, o, r, &how, NULL) || how != RUN_HOW_WINDOW)
+        return 0;
+    return run_sampled_least (k, &r->occ, r->blocks, spec->device.sm_count,
+                              o->window, window);
+}
+
+gboolean
+run_kernel (const GpuSpec *spec, const KernInstance *k,
+            const RunOptions *options, RunResult *out, GError **error)
+{
+    RunHow how;
+    if (!plan_run (spec, k, options, out, &how, error))
+        return FALSE;
     out->launches = MAX (options->launches, 1);
     RunL2 l2 = { NULL, NULL, out->launches > 1 };
     RunOptions o = *options;

@@ -147,6 +147,13 @@ gboolean run_kernel (const GpuSpec *spec, const KernInstance *k,
                      const RunOptions *options, RunResult *out,
                      GError **error);
 
+/* Before run_kernel: the warp instructions one launch of 'k' as 'o'
+ * asks takes at the least where it is sampled by a window of its main
+ * loop, at the window in '*window' (run_sampled_least); 0 where it is
+ * not, or where run_kernel will refuse it. */
+double run_sampled_cost (const GpuSpec *spec, const KernInstance *k,
+                         const RunOptions *o, guint64 *window);
+
 /* The units whose counters bound a kernel's speed, each used a fraction
  * of its peak over the run: FP32 lanes, one warp instruction per
  * sub-partition and cycle, the L1 (tag stage and data path), shared

@@ -118,6 +118,14 @@ first_wave_mark (RunFirstWave *f, guint64 i, Cycle at)
                ? 2 * i : 0;
 }
 
+guint64
+run_marks_shortest (guint64 window)
+{
+    /* first_wave_mark: a cut to 2 i, i a power of two from SETTLED_FROM,
+     * short of the window. */
+    return 2 * SETTLED_FROM < window ? 2 * SETTLED_FROM : window;
+}
+
 static void
 later_wave_mark (RunLaterWave *l, int wave, guint64 i, Cycle at)
 {

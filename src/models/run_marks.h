@@ -66,6 +66,10 @@ typedef struct {
     RunWindow *win;
 } RunMarks;
 
+/* The shortest window a run started with 'window' iterations (and not
+ * keeping it) may be cut to: twice the first mark it may settle at. */
+guint64 run_marks_shortest (guint64 window);
+
 /* probe_on_marks's call, 'ctx' a RunMarks: wave 'wave''s watched warps
  * have entered iteration 'i' by 'at'.  Settled early, or reading less
  * than the L2 holds where the loop reads more, the run goes on with a

@@ -219,6 +219,47 @@ full_waves_to_run (const KernInstance *k, const OccResult *occ,
     return steady ? MAX (rows, waves) : rows;
 }
 
+/* The blocks a sampled run simulates: its first 'run_full' full waves
+ * and the partial last one, or every block where those are all. */
+static guint64
+blocks_to_run (guint64 blocks, guint64 per_wave, guint64 run_full)
+{
+    return blocks / per_wave > run_full
+               ? run_full * per_wave + blocks % per_wave
+               : blocks;
+}
+
+/* The window a sampled run of 'run_blocks' blocks starts with, and
+ * whether it keeps it ('*keep'), the marks cutting it no shorter (1. at
+ * run_sampled): 'window' where one is asked for; else MAX_WINDOW, or as
+ * many as it affords where it takes 'every_wave' of the launch. */
+static guint64
+start_window (const KernInstance *k, guint64 run_blocks, gboolean every_wave,
+              guint64 window, gboolean *keep)
+{
+    guint64 w = MIN (k->iterations, window > 0 ? window : MAX_WINDOW);
+    guint64 afford = window == 0 && every_wave
+                         ? affordable_window (k, run_blocks, w) : 0;
+    w = MAX (w, afford);
+    *keep = window > 0 || afford > 0 || w == k->iterations;
+    return w;
+}
+
+double
+run_sampled_least (const KernInstance *k, const OccResult *occ,
+                   guint64 blocks, int sm_count, guint64 window,
+                   guint64 *least)
+{
+    guint64 per_wave = (guint64) sm_count * (guint64) occ->blocks_per_sm;
+    guint64 full = blocks / per_wave;
+    guint64 run_full = full_waves_to_run (k, occ, per_wave, full);
+    guint64 run_blocks = blocks_to_run (blocks, per_wave, run_full);
+    gboolean keep;
+    guint64 w = start_window (k, run_blocks, full <= run_full, window, &keep);
+    *least = keep ? w : run_marks_shortest (w);
+    return estimate_instructions (k, run_blocks, *least);
+}
+
 /* Whether a sampled run would be the whole launch -- every full wave
  * and the whole loop -- at a cost the automatic choice runs exact
  * (SAMPLE_ABOVE_WARP_INSTRUCTIONS): then its SMs all run in full, and
@@ -542,8 +583,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
     guint64 first = MIN (r->blocks, per_wave);
     guint64 run_full = full_waves_to_run (k, &r->occ, per_wave, full);
     guint64 row = first_row_waves (k, per_wave);
-    guint64 run_blocks = full > run_full ? run_full * per_wave + tail
-                                         : r->blocks;
+    guint64 run_blocks = blocks_to_run (r->blocks, per_wave, run_full);
     int waves = (int) ((run_blocks + per_wave - 1) / per_wave);
     int per_sm = r->occ.blocks_per_sm, d = r->detailed_sms;
     gboolean by_rate = per_sm > 1;    /* 2. above */
@@ -578,10 +618,9 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                                       ? g_new0 (Cycle, run_blocks) : NULL;
     g_autofree double *ext = g_new0 (double, run_blocks);
     RunCost cost = { 0, 0 };
-    guint64 w = MIN (iters, window > 0 ? window : MAX_WINDOW);
-    guint64 afford = window == 0 && full <= run_full
-                         ? affordable_window (k, run_blocks, w) : 0;
-    w = MAX (w, afford);
+    gboolean keep_window;
+    guint64 w = start_window (k, run_blocks, full <= run_full, window,
+                              &keep_window);
     /* A block's data are read again a grid row on (by_rows), so many
      * waves later; where the run's waves stop short of that, no
      * window's data wait in L2 for them (run_marks.c, l2_window). */
@@ -589,7 +628,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                                                  (double) per_wave)
                                  : 1.0;
     RunFirstWave f = {
-        .window = w, .keep = window > 0 || afford > 0 || w == iters,
+        .window = w, .keep = keep_window,
         .l2_bytes = (guint64) spec->device.l2_kib * 1024, .iterations = iters,
         .reuse = reuse,
         .longest = (double) waves > reuse + 1

@@ -29,6 +29,16 @@ gboolean run_is_large (const KernInstance *k, guint64 blocks);
 gboolean run_should_sample (const KernInstance *k, const RunOptions *o,
                             guint64 blocks);
 
+/* The warp instructions a sampled run of 'blocks' blocks of 'k' takes
+ * at the least, mirrors' too: its waves with each block's loop cut to
+ * the shortest window it may end with, in '*least' -- 'window' where
+ * one is asked for (0: none), one it keeps, or the shortest the marks
+ * cut one to (run_marks_shortest).  Before the run: a run that settles
+ * late, or lengthens its window (1. at run_sampled), takes more. */
+double run_sampled_least (const KernInstance *k, const OccResult *occ,
+                          guint64 blocks, int sm_count, guint64 window,
+                          guint64 *least);
+
 /* SMs a sampled run simulates in full by default: 4, or all of them on
  * a GPU of fewer than 12 SMs and where the run would be the whole
  * launch.  'window': the one asked for, or 0 (RunOptions). */

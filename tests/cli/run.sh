@@ -434,6 +434,27 @@ if command -v script >/dev/null 2>&1; then
     contains "$work/tty" "smsim run: an exact run of about 10.0 billion warp instructions"
     on_tty --size 4095
     grep -q "an exact run of" "$work/tty" && fail "a sampled run was warned of"
+    grep -q "a sampled run of" "$work/tty" && fail "a short sampled run was warned of"
+    # So does a sampled run whose shortest window is that long.  An
+    # iloop warp does N + 3 instructions an iteration (N FFMAs, the
+    # counter, compare and branch) and 3 besides (a barrier either side
+    # of the loop, the exit).  N = 2^20 and 2^20 iterations, one block of
+    # 32 warps: the window starts at 64 and is cut no shorter than 32
+    # (twice the 16th iteration, where the first wave's cost may settle),
+    # (3 + 32 x 1048579) x 32 = 1,073,744,992, 8.9 minutes at 2 million
+    # a second; --window 64 about twice that, 17.9 minutes; --window 4,
+    # the least, (3 + 4 x 1048579) x 32 = 134,218,208, under a billion.
+    iloop_on_tty() {
+        timeout 3 script -qec "$SMSIM run --gpu a6000 --kernel iloop --size 32 --param N=1048576 --param ITERS=1048576 $*" \
+            /dev/null >"$work/tty" 2>&1 || :
+    }
+    iloop_on_tty
+    contains "$work/tty" "smsim run: a sampled run of about 1.1 billion warp instructions, at a window of 32 of 1048576 iterations, the shortest it cuts one to: some 9 minutes"
+    contains "$work/tty" "--window 4, the least (and the least accurate), would take about 0.1 billion"
+    iloop_on_tty --window 64
+    contains "$work/tty" "smsim run: a sampled run of about 2.1 billion warp instructions, at a window of 64 of 1048576 iterations: some 18 minutes"
+    iloop_on_tty --window 4
+    grep -q "a sampled run of" "$work/tty" && fail "a sampled run under a billion was warned of"
 fi
 # Not in a log: standard error is a file.
 timeout 3 "$SMSIM" run --gpu a6000 --kernel sgemm-1 --size 4096 --exact \
