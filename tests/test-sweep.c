@@ -9,8 +9,13 @@
 #ifdef __linux__
 #include <sched.h>
 #endif
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+
+#include <glib/gstdio.h>
 
 #include "models/cores.h"
 #include "models/csv.h"
@@ -567,6 +572,117 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
         cr_expect (g_str_has_prefix (error->message, where) &&
                        strstr (error->message, rows[i].message) != NULL,
                    "row %u: %s", i, error->message);
+    }
+}
+
+/* sweep_run of 's' on one thread with a journal at 'path' that can
+ * grow to 'room' bytes (RLIMIT_FSIZE, with SIGXFSZ ignored so that the
+ * write past it fails with EFBIG rather than killing the test). */
+static gboolean
+run_with_room (Sweep *s, const char *path, gboolean resume, rlim_t room,
+               GError **error)
+{
+    SweepRunOptions o = { path, resume, 1, NULL, NULL };
+    g_autoptr (GString) out = g_string_new (NULL);
+    struct rlimit was, limit;
+    cr_assert (getrlimit (RLIMIT_FSIZE, &was) == 0);
+    limit = was;
+    limit.rlim_cur = room;
+    signal (SIGXFSZ, SIG_IGN);
+    cr_assert (setrlimit (RLIMIT_FSIZE, &limit) == 0);
+    gboolean ok = sweep_run (s, &o, out, error);
+    cr_assert (setrlimit (RLIMIT_FSIZE, &was) == 0);
+    return ok;
+}
+
+/* A sweep that fails on its journal keeps it only if it holds a whole
+ * row, to resume from; an empty one would just refuse the next run.
+ * On one thread point 0 finishes first.  Room for nothing: no header,
+ * no journal.  For the header and 5 bytes: row 0 is cut short, which
+ * is no finished point, so no journal either.  For the header and row
+ * 0: the journal holds both.  A journal with no row the run did not
+ * make (--resume of a header alone, no room to add to it) is another
+ * run's, left as it was. */
+Test (sweep_journal, a_failed_sweep_keeps_the_journal_only_with_a_row)
+{
+    static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    cr_assert_not_null (s);
+    g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n",
+                                             sweep_fingerprint (s),
+                                             sweep_header (s));
+    g_autoptr (GString) row0 = g_string_new (NULL);
+    sweep_row (s, 0, row0);
+    g_autofree char *with_row = g_strdup_printf ("%s%s\n", head, row0->str);
+    const struct {
+        const char *before;     /* the journal before the run, or NULL */
+        rlim_t room;
+        const char *after;      /* the journal after it, or NULL: none */
+    } rows[] = {
+        { NULL, 0, NULL },
+        { NULL, strlen (head) + 5, NULL },
+        { NULL, strlen (with_row), with_row },
+        { head, strlen (head), head },
+    };
+    /* Made here so that the scratch directory's clean-up removes it. */
+    g_autofree char *path = tu_write_file ("full.csv.journal", "");
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (GError) error = NULL;
+        g_autofree char *after = NULL;
+        g_unlink (path);
+        if (rows[i].before != NULL)
+            cr_assert (g_file_set_contents (path, rows[i].before, -1, NULL));
+        cr_expect_not (run_with_room (s, path, rows[i].before != NULL,
+                                      rows[i].room, &error), "row %u", i);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (strstr (error->message, g_strerror (EFBIG)) != NULL,
+                   "row %u: %s", i, error->message);
+        if (rows[i].after == NULL)
+            cr_expect_not (g_file_test (path, G_FILE_TEST_EXISTS),
+                           "row %u: journal left", i);
+        else if (!g_file_get_contents (path, &after, NULL, NULL))
+            cr_expect_fail ("row %u: journal removed", i);
+        else
+            cr_expect_str_eq (after, rows[i].after, "row %u", i);
+    }
+}
+
+/* Not resuming, a journal is never overwritten, and the refusal says
+ * whether it holds a finished point: a header alone is a sweep stopped
+ * before its first (or one still running), not one to resume. */
+Test (sweep_journal, the_refusal_says_whether_a_point_finished)
+{
+    static const char *const vary[] = { "threads=32,64", "regs=32", NULL };
+    g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
+    cr_assert_not_null (s);
+    g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n",
+                                             sweep_fingerprint (s),
+                                             sweep_header (s));
+    g_autoptr (GString) row0 = g_string_new (NULL);
+    sweep_row (s, 0, row0);
+    g_autofree char *cut = g_strdup_printf ("%s%.5s", head, row0->str);
+    g_autofree char *whole = g_strdup_printf ("%s%s\n", head, row0->str);
+    const struct {
+        const char *text, *message;
+    } rows[] = {
+        { "", "exists but holds no finished point" },
+        { head, "exists but holds no finished point" },
+        /* A row cut short is no finished point either. */
+        { cut, "exists but holds no finished point" },
+        { whole, "exists: an interrupted sweep; add --resume" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autofree char *path = tu_write_file ("old.csv.journal", rows[i].text);
+        SweepRunOptions o = { path, FALSE, 1, NULL, NULL };
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        g_autofree char *text = NULL;
+        cr_expect_not (sweep_run (s, &o, out, &error), "row %u", i);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (strstr (error->message, rows[i].message) != NULL,
+                   "row %u: %s", i, error->message);
+        cr_assert (g_file_get_contents (path, &text, NULL, NULL));
+        cr_expect_str_eq (text, rows[i].text, "row %u: journal changed", i);
     }
 }
 

@@ -250,7 +250,15 @@ sweep (const CmdEntry *cmd, const SweepOptions *o, const SweepArgs *a)
     w.bar = progress_new ("smsim sweep", "points");
     gboolean ok = sweep_run (s, &ro, out, &error);
     progress_free (w.bar);
-    if (!ok || !cli_write_output (a->output, out, &error)) {
+    if (ok && !cli_write_output (a->output, out, &error)) {
+        /* The journal holds every row, for --resume; none when the
+         * shard has no points, and then it would only refuse the next
+         * run (sweep_run removes one it fails on itself). */
+        if (journal != NULL && sweep_n_mine (s) == 0)
+            g_remove (journal);
+        ok = FALSE;
+    }
+    if (!ok) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_FAIL;
     }
@@ -289,12 +297,13 @@ static const char description[] =
     ", and no more threads start than there\n"
     "are points left to run.  With -o FILE, each row is also appended to\n"
     "FILE.journal as it finishes; FILE is written whole at the end and the\n"
-    "journal removed.  After an interruption, the same command with\n"
-    "--resume runs only the points the journal lacks.  A journal of\n"
-    "another sweep, or with a line that is not the sweep's row of its\n"
-    "point (values not the point's, a field missing, a result not of its\n"
-    "column's type, a point twice), is an error naming its line.  A\n"
-    "result edited to another number of its type cannot be told.\n\n"
+    "journal removed, as it is when the sweep fails before a row is in it.\n"
+    "After an interruption, the same command with --resume runs only the\n"
+    "points the journal lacks.  A journal of another sweep, or with a\n"
+    "line that is not the sweep's row of its point (values not the\n"
+    "point's, a field missing, a result not of its column's type, a point\n"
+    "twice), is an error naming its line.  A result edited to another\n"
+    "number of its type cannot be told.\n\n"
     "Shards: --shard I/N runs the points whose number mod N is I-1, and\n"
     "its output starts with the line '# smsim sweep shard I/N of P\n"
     "points, sweep FINGERPRINT', the fingerprint a digest of the GPU's\n"

@@ -20,6 +20,8 @@
 struct SweepJournal {
     char *path;
     FILE *file;
+    gboolean made;              /* this open created the file */
+    guint64 n_rows;             /* whole rows in it, read back or added */
 };
 
 GHashTable *
@@ -206,6 +208,42 @@ read_back (const char *path, const SweepJournalSweep *js, GHashTable *rows,
     return TRUE;
 }
 
+/* Whether the journal at 'path' has a whole line past its header: a
+ * point finished, as far as can be told without the sweep's checks
+ * (--resume makes them).  What cannot be read is taken to have one, so
+ * that --resume names the error. */
+static gboolean
+has_a_row (const char *path)
+{
+    FILE *f = textfile_check_regular (path, NULL) ? g_fopen (path, "r") : NULL;
+    int c, lines = 0;
+    if (f == NULL)
+        return TRUE;
+    while (lines < 3 && (c = getc (f)) != EOF)
+        lines += c == '\n';
+    fclose (f);
+    return lines >= 3;
+}
+
+/* Never overwritten without --resume.  One with no point in it may be
+ * a sweep killed before its first point finished, but as well one
+ * still running a long first point: it is not taken over either. */
+static SweepJournal *
+refuse_existing (const char *path, GError **error)
+{
+    if (has_a_row (path))
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                     "%s exists: an interrupted sweep; add --resume to "
+                     "finish it, or remove it to start over", path);
+    else
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                     "%s exists but holds no finished point: a sweep "
+                     "stopped before its first point finished, or one still "
+                     "running; if none is running, remove it to start over",
+                     path);
+    return NULL;
+}
+
 SweepJournal *
 sweep_journal_open (const char *path, const SweepJournalSweep *js,
                     gboolean resume, GHashTable *rows, GError **error)
@@ -215,21 +253,21 @@ sweep_journal_open (const char *path, const SweepJournalSweep *js,
     if (resume && !read_back (path, js, rows, &valid, &exists, error) &&
         exists)
         return NULL;
-    if (!resume && g_file_test (path, G_FILE_TEST_EXISTS)) {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                     "%s exists: an interrupted sweep; add --resume to "
-                     "finish it, or remove it to start over", path);
-        return NULL;
-    }
+    if (!resume && g_file_test (path, G_FILE_TEST_EXISTS))
+        return refuse_existing (path, error);
     g_autoptr (SweepJournal) j = journal_new (path, valid > 0 ? "a" : "w",
                                               error);
     if (j == NULL)
         return NULL;
+    j->made = !exists;
+    j->n_rows = g_hash_table_size (rows);
     if (valid == 0) {
         g_autofree char *top = g_strdup_printf (MAGIC "%s\n%s\n",
                                                 js->fingerprint, js->header);
-        if (!write_text (j, top, error))
+        if (!write_text (j, top, error)) {
+            sweep_journal_abandon (g_steal_pointer (&j));
             return NULL;
+        }
     }
     return g_steal_pointer (&j);
 }
@@ -238,7 +276,10 @@ gboolean
 sweep_journal_add (SweepJournal *j, const char *row, GError **error)
 {
     g_autofree char *line = g_strconcat (row, "\n", NULL);
-    return write_text (j, line, error);
+    if (!write_text (j, line, error))
+        return FALSE;
+    j->n_rows++;
+    return TRUE;
 }
 
 void
@@ -249,4 +290,17 @@ sweep_journal_close (SweepJournal *j)
     fclose (j->file);
     g_free (j->path);
     g_free (j);
+}
+
+void
+sweep_journal_abandon (SweepJournal *j)
+{
+    g_autofree char *path = NULL;
+    if (j == NULL)
+        return;
+    if (j->made && j->n_rows == 0)
+        path = g_strdup (j->path);
+    sweep_journal_close (j);
+    if (path != NULL)
+        g_remove (path);
 }

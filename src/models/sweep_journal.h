@@ -55,8 +55,10 @@ gboolean sweep_journal_parse (const char *name, const char *text, gsize len,
                               const SweepJournalSweep *sweep, GHashTable *rows,
                               gsize *valid, GError **error);
 
-/* Create the journal at 'path' (it must not exist unless 'resume'); with
- * 'resume', read the rows of an existing one into 'rows' first. */
+/* Create the journal at 'path' (it must not exist unless 'resume': the
+ * error then says whether it holds a finished point); with 'resume',
+ * read the rows of an existing one into 'rows' first.  If its header
+ * cannot be written, a journal this call created is removed. */
 SweepJournal *sweep_journal_open (const char *path,
                                   const SweepJournalSweep *sweep,
                                   gboolean resume, GHashTable *rows,
@@ -67,6 +69,12 @@ gboolean sweep_journal_add (SweepJournal *journal, const char *row,
                             GError **error);
 void sweep_journal_close (SweepJournal *journal);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SweepJournal, sweep_journal_close)
+
+/* Close the journal of a sweep that failed.  One this open created
+ * that holds no whole row is removed: it has nothing to resume, and
+ * left behind it would refuse the next run.  One with rows is kept, for
+ * --resume. */
+void sweep_journal_abandon (SweepJournal *journal);
 
 /* A table for 'rows' above: point number -> row text. */
 GHashTable *sweep_journal_rows_new (void);

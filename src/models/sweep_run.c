@@ -158,7 +158,10 @@ sweep_run (Sweep *s, const SweepRunOptions *o, GString *out, GError **error)
         o->progress (o->ctx, job.done, job.n_mine);
     run_pool (&job, threads_for (&job, o->jobs));
     g_mutex_clear (&job.lock);
-    sweep_journal_close (job.journal);
+    if (job.error != NULL)
+        sweep_journal_abandon (job.journal);
+    else
+        sweep_journal_close (job.journal);
     if (job.error == NULL)
         lay_out (&job, out);
     for (guint64 k = 0; k < job.n_mine; k++)

@@ -38,7 +38,8 @@ typedef struct {
 } SweepRunOptions;
 
 /* Fails only when the journal cannot be read or written: a point that
- * cannot run is a row with an error. */
+ * cannot run is a row with an error.  A journal the failed run made
+ * and finished no point into is removed (sweep_journal_abandon). */
 gboolean sweep_run (Sweep *sweep, const SweepRunOptions *options,
                     GString *out, GError **error);
 
