@@ -176,6 +176,73 @@ Test (sweep_grid, shard_syntax)
                        bad[k]);
 }
 
+/* Records each pair as "A@WHERE/B@WHERE;", stopping at value 'stop'. */
+static gboolean
+note_pair (void *ctx, const SweepGridValue *a, const SweepGridValue *b,
+           GError **error)
+{
+    GString *seen = ctx;
+    (void) error;
+    g_string_append_printf (seen, "%s@%s/%s@%s;", a->value, a->where, b->value,
+                            b->where);
+    return strcmp (a->value, "stop") != 0;
+}
+
+static char *
+pairs_of (const char *points, const char *const *vary, const char *a,
+          const char *b)
+{
+    g_autoptr (SweepGrid) g = sweep_grid_new ();
+    g_autoptr (GString) seen = g_string_new (NULL);
+    if (points != NULL)
+        cr_assert (sweep_grid_add_points (g, "p.csv", points, NULL));
+    for (guint i = 0; vary[i] != NULL; i++)
+        cr_assert (sweep_grid_add_vary (g, vary[i], NULL));
+    int ia = sweep_grid_find (g, a), ib = sweep_grid_find (g, b);
+    cr_assert (ia >= 0 && ib >= 0);
+    sweep_grid_check_pairs (g, (guint) ia, (guint) ib, note_pair, seen, NULL);
+    return g_strdup (seen->str);
+}
+
+/* A value meets the values of another column that some point holds
+ * with it: on a file row, that row's alone; else all of them, each
+ * once, named where first given (the grid takes every combination). */
+Test (sweep_grid, pairs_are_those_points_hold)
+{
+    static const char *const none[] = { NULL };
+    static const char *const block[] = { "param.BLOCK=1,2", NULL };
+    static const char *const kernels[] = { "kernel=k1,k2,k1", NULL };
+    static const char *const both[] = { "kernel=k1,k2", "param.N=5", NULL };
+    const char *file = "kernel,param.N\nk1,16\n\nk2,8\nk1,24\n";
+    const struct {
+        const char *points;
+        const char *const *vary;
+        const char *a, *b, *want;
+    } rows[] = {
+        /* Both in the file: row by row (line 3 is blank). */
+        { file, none, "param.N", "kernel",
+          "16@p.csv:2/k1@p.csv:2;8@p.csv:4/k2@p.csv:4;24@p.csv:5/k1@p.csv:5;" },
+        /* A --vary value meets each kernel of the file once. */
+        { file, block, "param.BLOCK", "kernel",
+          "1@--vary param.BLOCK/k1@p.csv:2;1@--vary param.BLOCK/k2@p.csv:4;"
+          "2@--vary param.BLOCK/k1@p.csv:2;2@--vary param.BLOCK/k2@p.csv:4;" },
+        /* A file value meets each --vary kernel once. */
+        { "size,param.N\n4,16\n4,8\n", kernels, "param.N", "kernel",
+          "16@p.csv:2/k1@--vary kernel;16@p.csv:2/k2@--vary kernel;"
+          "8@p.csv:3/k1@--vary kernel;8@p.csv:3/k2@--vary kernel;" },
+        { NULL, both, "param.N", "kernel",
+          "5@--vary param.N/k1@--vary kernel;5@--vary param.N/k2@--vary kernel;" },
+        /* The first FALSE stops the walk. */
+        { "kernel,param.N\nk1,stop\nk2,8\n", none, "param.N", "kernel",
+          "stop@p.csv:2/k1@p.csv:2;" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autofree char *got = pairs_of (rows[i].points, rows[i].vary,
+                                         rows[i].a, rows[i].b);
+        cr_expect_str_eq (got, rows[i].want, "row %u", i);
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Sweeps                                                              */
 
@@ -305,6 +372,101 @@ Test (sweep, bad_input_is_refused_before_any_point_runs)
         cr_assert_not_null (error, "row %u", i);
         cr_expect (strstr (error->message, rows[i].message) != NULL,
                    "row %u: %s", i, error->message);
+    }
+}
+
+/* An occupancy sweep of the points file 'text' (written as p.csv) on
+ * the A6000; its errors name the file without its directory. */
+static Sweep *
+points_sweep (const char *text, const char *const *vary, GError **error)
+{
+    g_autofree char *path = tu_write_file ("p.csv", text);
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autofree char *prefix = g_strconcat (dir, G_DIR_SEPARATOR_S, NULL);
+    SweepOptions o = { "a6000", NULL, NULL, SWEEP_MODE_OCCUPANCY, vary, path,
+                       0, 0 };
+    Sweep *s = sweep_new (&o, error);
+    if (s == NULL && error != NULL && *error != NULL) {
+        g_auto (GStrv) parts = g_strsplit ((*error)->message, prefix, -1);
+        g_free ((*error)->message);
+        (*error)->message = g_strjoinv ("", parts);
+    }
+    return s;
+}
+
+/* A kernel parameter is checked against the kernel of each point it is
+ * in: a file row's against that row's kernel alone.  vecadd takes
+ * BLOCK 1..1024, stream 32..1024, and only iloop takes N (`smsim
+ * kernels`). */
+Test (sweep, params_are_checked_against_their_points_kernels)
+{
+    static const char *const none[] = { NULL };
+    static const char *const block16[] = { "param.BLOCK=16", NULL };
+    static const char *const both[] = { "kernel=iloop,vecadd", NULL };
+    const struct {
+        const char *points;
+        const char *const *vary;
+        const char *message;    /* NULL: accepted */
+    } rows[] = {
+        /* Each row's BLOCK within its own kernel's range (16 is below
+         * stream's, and was refused for the vecadd row). */
+        { "kernel,size,param.BLOCK\nvecadd,1024,16\nstream,1024,256\n", none,
+          NULL },
+        /* iloop rows are fine; the vecadd row, line 5, is named. */
+        { "kernel,size,param.N\niloop,4,16\niloop,4,24\niloop,4,32\n"
+          "vecadd,128,8\n", none,
+          "p.csv:5: param.N = '8': kernel vecadd has no parameter N "
+          "(kernels that take it: iloop;" },
+        { "kernel,size,param.BLOCK\nvecadd,1024,16\nstream,1024,16\n", none,
+          "p.csv:3: param.BLOCK = '16': must be 32..1024 for stream" },
+        /* A --vary value meets every row's kernel: the one that refuses
+         * it is named with its line. */
+        { "kernel,size\nvecadd,1024\nstream,1024\n", block16,
+          "--vary param.BLOCK: param.BLOCK = '16': must be 32..1024 for "
+          "stream (p.csv:3)" },
+        /* A row's value meets every --vary kernel. */
+        { "size,param.N\n4,16\n", both,
+          "p.csv:2: param.N = '16': kernel vecadd (--vary kernel) has no "
+          "parameter N" },
+        /* No value may be empty, a parameter's no more than another's. */
+        { "kernel,size,param.N\niloop,4,16\nvecadd,128,\n", none,
+          "p.csv:3: param.N = '': empty value" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Sweep) s = points_sweep (rows[i].points, rows[i].vary,
+                                            &error);
+        if (rows[i].message == NULL) {
+            cr_expect_not_null (s, "row %u: %s", i,
+                                error ? error->message : "");
+            continue;
+        }
+        cr_expect_null (s, "row %u", i);
+        cr_assert_not_null (error, "row %u", i);
+        cr_expect (g_str_has_prefix (error->message, rows[i].message),
+                   "row %u: %s", i, error->message);
+    }
+}
+
+/* Each row runs with its own parameter.  vecadd's 16-thread blocks
+ * are one warp each (12 registers): the A6000's 16 blocks per SM hold
+ * 16 of its 48 warps, 33.33 %.  stream's 256 threads are 8 warps (8
+ * registers): 6 blocks fill the 48 warps, 100 %. */
+Test (sweep, a_points_file_mixes_kernels_with_their_own_params)
+{
+    static const char *const none[] = { NULL };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Sweep) s = points_sweep ("kernel,size,param.BLOCK\n"
+                                        "vecadd,1024,16\nstream,1024,256\n",
+                                        none, &error);
+    cr_assert_not_null (s, "%s", error ? error->message : "");
+    static const char *const occupancy[] = { "33.33", "100.00" };
+    for (guint64 i = 0; i < 2; i++) {
+        g_autoptr (GString) row = g_string_new (NULL);
+        sweep_row (s, i, row);
+        g_autofree char *occ = field (s, row->str, "occupancy");
+        cr_expect_str_eq (occ, occupancy[i], "point %d: %s", (int) i,
+                          row->str);
     }
 }
 

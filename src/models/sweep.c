@@ -25,7 +25,6 @@ struct Sweep {
     char *header;
     char *fingerprint;          /* this shard's: journals */
     char *whole_fingerprint;    /* every shard's: shard files */
-    GPtrArray *kernels;         /* the kernel models the sweep names */
 };
 
 void
@@ -38,8 +37,6 @@ sweep_free (Sweep *s)
     g_free (s->header);
     g_free (s->fingerprint);
     g_free (s->whole_fingerprint);
-    if (s->kernels != NULL)
-        g_ptr_array_unref (s->kernels);
     g_free (s);
 }
 
@@ -156,67 +153,83 @@ check_occupancy_keys (const Sweep *s, GError **error)
 /* Every value, before any point runs                                  */
 
 static gboolean
-collect_kernel (void *ctx, const SweepKey *key, const char *value,
-                const char *where, GError **error)
-{
-    Sweep *s = ctx;
-    g_autofree char *why = NULL;
-    if (key->kind != SWEEP_KEY_KERNEL)
-        return TRUE;
-    if (!sweep_key_check_value (key, value, &why)) {
-        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                     "%s: %s = '%s': %s", where, key->name, value, why);
-        return FALSE;
-    }
-    const KernModel *m = kern_find (value);
-    if (!g_ptr_array_find (s->kernels, m, NULL))
-        g_ptr_array_add (s->kernels, (gpointer) m);
-    return TRUE;
-}
-
-/* A parameter must exist, and hold the value, in every kernel swept. */
-static char *
-check_param (const Sweep *s, const SweepKey *key, const char *value)
-{
-    gint64 v = 0;
-    num_parse_int (value, &v);
-    for (guint i = 0; i < s->kernels->len; i++) {
-        const KernModel *m = s->kernels->pdata[i];
-        int i_param = kern_param_index (m, key->param);
-        if (i_param < 0) {
-            g_autofree char *who = kern_param_takers (key->param);
-            return g_strdup_printf ("kernel %s has no parameter %s (%s)",
-                                    m->id, key->param, who);
-        }
-        const KernParam *p = &m->params[i_param];
-        if (v < p->min || v > p->max)
-            return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%"
-                                    G_GINT64_FORMAT " for %s", p->min, p->max,
-                                    m->id);
-    }
-    return NULL;
-}
-
-static gboolean
 check_value (void *ctx, const SweepKey *key, const char *value,
              const char *where, GError **error)
 {
-    Sweep *s = ctx;
     g_autofree char *why = NULL;
-    if (sweep_key_check_value (key, value, &why)) {
-        if (key->kind == SWEEP_KEY_PARAM)
-            why = check_param (s, key, value);
-        /* A value of the wrong type or range is bad input; GPUs whose
-         * keys contradict each other are left to the points (another
-         * key of the point may reconcile them). */
-        else if (key->kind == SWEEP_KEY_PRESET)
-            why = preset_value_problem (key->name, value);
-    }
+    (void) ctx;
+    /* A value of the wrong type or range is bad input; GPUs whose keys
+     * contradict each other are left to the points (another key of the
+     * point may reconcile them).  Parameters are checked against their
+     * kernels after (check_params). */
+    if (sweep_key_check_value (key, value, &why) &&
+        key->kind == SWEEP_KEY_PRESET)
+        why = preset_value_problem (key->name, value);
     if (why == NULL)
         return TRUE;
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                  "%s: %s = '%s': %s", where, key->name, value, why);
     return FALSE;
+}
+
+/* Why kernel 'm' refuses 'param' (an integer: check_value passed it),
+ * or NULL; 'from' follows the kernel's name. */
+static char *
+param_problem (const KernModel *m, const SweepGridValue *param,
+               const char *from)
+{
+    const char *name = param->key->param;
+    int i_param = kern_param_index (m, name);
+    gint64 v = 0;
+    num_parse_int (param->value, &v);
+    if (i_param < 0) {
+        g_autofree char *who = kern_param_takers (name);
+        return g_strdup_printf ("kernel %s%s has no parameter %s (%s)", m->id,
+                                from, name, who);
+    }
+    const KernParam *p = &m->params[i_param];
+    if (v >= p->min && v <= p->max)
+        return NULL;
+    return g_strdup_printf ("must be %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+                            " for %s%s", p->min, p->max, m->id, from);
+}
+
+/* A parameter's value must exist, and be in range, in the kernel of
+ * each point it is in (SweepGridPairCheck): on a points file's row the
+ * row's own kernel, else each one the grid combines it with. */
+static gboolean
+check_param (void *ctx, const SweepGridValue *param,
+             const SweepGridValue *kernel, GError **error)
+{
+    /* Where the kernel is given, unless on the parameter's line or
+     * both on the command line. */
+    g_autofree char *from = kernel->line != param->line
+                                ? g_strdup_printf (" (%s)", kernel->where)
+                                : g_strdup ("");
+    g_autofree char *why = param_problem (kern_find (kernel->value), param,
+                                          from);
+    (void) ctx;
+    if (why == NULL)
+        return TRUE;
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "%s: %s = '%s': %s", param->where, param->key->name,
+                 param->value, why);
+    return FALSE;
+}
+
+/* After check_value: every kernel is a model, every parameter an
+ * integer; a sweep with param.* keys has the key kernel
+ * (check_*_keys). */
+static gboolean
+check_params (const Sweep *s, GError **error)
+{
+    int kernel = sweep_grid_find (s->grid, "kernel");
+    for (guint i = 0; kernel >= 0 && i < sweep_grid_n_keys (s->grid); i++)
+        if (sweep_grid_key (s->grid, i)->kind == SWEEP_KEY_PARAM &&
+            !sweep_grid_check_pairs (s->grid, i, (guint) kernel, check_param,
+                                     NULL, error))
+            return FALSE;
+    return TRUE;
 }
 
 static gboolean
@@ -236,8 +249,8 @@ check (Sweep *s, const SweepOptions *o, GError **error)
     if (!(o->mode == SWEEP_MODE_RUN ? check_run_keys (s, error)
                                     : check_occupancy_keys (s, error)))
         return FALSE;
-    return sweep_grid_check (s->grid, collect_kernel, s, error) &&
-           sweep_grid_check (s->grid, check_value, s, error);
+    return sweep_grid_check (s->grid, check_value, NULL, error) &&
+           check_params (s, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -364,7 +377,6 @@ sweep_new (const SweepOptions *o, GError **error)
     s->shard_count = o->shard_count ? o->shard_count : 1;
     s->sharded = o->shard_count > 0;
     g_return_val_if_fail (s->shard_index <= s->shard_count, NULL);
-    s->kernels = g_ptr_array_new ();
     s->cache = sweep_cache_new (o->gpu, o->config, o->sets);
     if (!build_grid (s, o, error) || !check_rows (s, error) ||
         !check (s, o, error))

@@ -10,11 +10,12 @@
  * Checked before any point runs, each error naming the key, value and
  * where it was given (--vary KEY, or FILE:LINE): unknown keys, values
  * of the wrong type or out of a key's range, preset values the key
- * table rejects, kernel parameters the kernels of the sweep lack or
- * bound, a mode without the keys it needs (run: kernel and size;
- * occupancy: threads and regs, or kernel and size).  What only a point
- * can tell (limits that contradict each other, a launch the GPU cannot
- * hold) becomes an error in that point's row.
+ * table rejects, kernel parameters that the kernel of a point holding
+ * them lacks or bounds (a points file's row: its own kernel), a mode
+ * without the keys it needs (run: kernel and size; occupancy: threads
+ * and regs, or kernel and size).  What only a point can tell (limits
+ * that contradict each other, a launch the GPU cannot hold) becomes an
+ * error in that point's row.
  *
  * Ownership: sweep_new returns an owned Sweep; it copies its options.
  */

@@ -284,6 +284,79 @@ sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
     return TRUE;
 }
 
+/* How many values 'column' has: one per points file row, or its
+ * --vary list's. */
+static guint
+n_values (const SweepGrid *g, guint column)
+{
+    return column < g->n_file_keys
+               ? g->rows->len
+               : g_strv_length (g->dims->pdata[column - g->n_file_keys]);
+}
+
+/* Value 'i' of 'column'; '*where', which it points to, is the caller's
+ * to free. */
+static SweepGridValue
+value_at (const SweepGrid *g, guint column, guint i, char **where)
+{
+    SweepGridValue v = { sweep_grid_key (g, column), NULL, NULL, 0 };
+    if (column < g->n_file_keys) {
+        const FileRow *row = &g_array_index (g->rows, FileRow, i);
+        v.value = row->values[column];
+        v.line = row->line;
+        *where = g_strdup_printf ("%s:%d", g->file_name, row->line);
+    } else {
+        v.value = ((char **) g->dims->pdata[column - g->n_file_keys])[i];
+        *where = g_strdup_printf ("--vary %s", v.key->name);
+    }
+    v.where = *where;
+    return v;
+}
+
+/* Each value of 'column' once (SweepGridValue), where it is first
+ * given; 'wheres' keeps the places. */
+static GArray *
+distinct_values (const SweepGrid *g, guint column, GPtrArray *wheres)
+{
+    GArray *out = g_array_new (FALSE, FALSE, sizeof (SweepGridValue));
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    for (guint i = 0; i < n_values (g, column); i++) {
+        char *where = NULL;
+        SweepGridValue v = value_at (g, column, i, &where);
+        if (!g_hash_table_add (seen, (gpointer) v.value)) {
+            g_free (where);
+            continue;
+        }
+        g_ptr_array_add (wheres, where);
+        g_array_append_val (out, v);
+    }
+    return out;
+}
+
+gboolean
+sweep_grid_check_pairs (const SweepGrid *g, guint a, guint b,
+                        SweepGridPairCheck check, void *ctx, GError **error)
+{
+    gboolean one_row = a < g->n_file_keys && b < g->n_file_keys;
+    g_autoptr (GPtrArray) wheres = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GArray) bs = one_row ? NULL : distinct_values (g, b, wheres);
+    for (guint i = 0; i < n_values (g, a); i++) {
+        g_autofree char *where = NULL, *where_b = NULL;
+        SweepGridValue va = value_at (g, a, i, &where);
+        if (one_row) {
+            SweepGridValue vb = value_at (g, b, i, &where_b);
+            if (!check (ctx, &va, &vb, error))
+                return FALSE;
+            continue;
+        }
+        for (guint j = 0; j < bs->len; j++)
+            if (!check (ctx, &va, &g_array_index (bs, SweepGridValue, j),
+                        error))
+                return FALSE;
+    }
+    return TRUE;
+}
+
 char *
 sweep_grid_points_line (guint64 rows, const char *const *keys, guint n_keys,
                         const char *digest)

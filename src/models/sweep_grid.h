@@ -72,6 +72,27 @@ typedef gboolean (*SweepGridCheck) (void *ctx, const SweepKey *key,
 gboolean sweep_grid_check (const SweepGrid *grid, SweepGridCheck check,
                            void *ctx, GError **error);
 
+/* A value of a column, and where it was given. */
+typedef struct {
+    const SweepKey *key;
+    const char *value;
+    const char *where;          /* "--vary KEY" or "FILE:LINE" */
+    int line;                   /* FILE's line; 0 for --vary */
+} SweepGridValue;
+
+/* Each value of column 'a' with each value of column 'b' that some
+ * point holds with it, for a check of one key against another (a
+ * kernel parameter against the kernel): in a row of the points file
+ * that holds both, the row's 'b' alone; else every value 'b' takes
+ * (each once, where it is first given), as the grid combines them
+ * all.  Stops at the first FALSE 'check' returns. */
+typedef gboolean (*SweepGridPairCheck) (void *ctx, const SweepGridValue *a,
+                                        const SweepGridValue *b,
+                                        GError **error);
+gboolean sweep_grid_check_pairs (const SweepGrid *grid, guint a, guint b,
+                                 SweepGridPairCheck check, void *ctx,
+                                 GError **error);
+
 /* A shard file carries its sweep's grid after its first line, so that
  * sweep_merge can check each row's values against the point its number
  * names (sweep_merge.h has the file's layout).  One line per part, in

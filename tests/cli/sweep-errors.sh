@@ -44,6 +44,18 @@ refused "short.csv:3: 1 fields where the header has 2" $occ --points short.csv
 printf 'threads,regs\n64,32\n\n128,abc\n' >bad.csv
 # shellcheck disable=SC2086
 refused "bad.csv:4: regs = 'abc': not an integer" $occ --points bad.csv
+# A kernel parameter is checked against its own row's kernel: the iloop
+# rows (lines 2-4) take N, the vecadd row (line 5) does not.
+printf 'kernel,size,param.N\niloop,4,16\niloop,4,24\niloop,4,32\nvecadd,128,8\n' >mixed.csv
+refused "mixed.csv:5: param.N = '8': kernel vecadd has no parameter N (kernels that take it: iloop;" \
+    --gpu a6000 --set device.sm_count=4 --points mixed.csv
+# ... and a --vary value against every row's, naming the one that refuses it.
+printf 'kernel,size\niloop,4\nvecadd,128\n' >kernels.csv
+refused "--vary param.N: param.N = '16': kernel vecadd (kernels.csv:3) has no parameter N" \
+    --gpu a6000 --points kernels.csv --vary param.N=16
+# No cell may be empty, a parameter's no more than another key's.
+printf 'kernel,size,param.N\niloop,4,16\nvecadd,128,\n' >hole.csv
+refused "hole.csv:3: param.N = '': empty value" --gpu a6000 --points hole.csv
 printf 'threads,regs,threads\n' >dup.csv
 # shellcheck disable=SC2086
 refused "dup.csv:1: key 'threads' is given twice" $occ --points dup.csv

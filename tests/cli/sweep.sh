@@ -72,6 +72,15 @@ grep -qx '0,256,32,120000,2,16,25.00,shared_mem,[0-9.]*,' big.csv || fail "256 K
 "$SMSIM" sweep --config "$top_srcdir/examples/h100-8-schedulers.ini" --mode occupancy \
     --vary threads=96 --vary regs=64 >eight.csv
 grep -qx '0,96,64,10,30,46.88,registers,[0-9.]*,' eight.csv || fail "8 schedulers: $(cat eight.csv)"
+# A points file may mix kernels, each row with its own parameter (16 is
+# below stream's BLOCK range, 32..1024, but the row is vecadd's).  By
+# hand: vecadd's 16-thread blocks are one warp; the A6000's 16 blocks
+# per SM hold 16 of its 48 warps, 33.33 %.  stream's 256 threads are 8
+# warps: 6 blocks fill the 48, 100 %.
+printf 'kernel,size,param.BLOCK\nvecadd,1024,16\nstream,1024,256\n' >mixed.csv
+"$SMSIM" sweep --gpu a6000 --mode occupancy --points mixed.csv >mixed.out
+grep -q '^0,vecadd,1024,16,16,16,33.33,blocks,' mixed.out || fail "vecadd, BLOCK 16: $(cat mixed.out)"
+grep -q '^1,stream,1024,256,6,48,100.00,' mixed.out || fail "stream, BLOCK 256: $(cat mixed.out)"
 # Units, as --help says: a pointer chase of 2000 loads over 16 KB in
 # 128 B steps misses L1 on the 128 lines of its first lap alone, so
 # l1_hit_rate is 1872 / 2000 = 0.936 (a fraction), while one 1-warp
