@@ -93,8 +93,8 @@ lookup (const char *name)
  * it calls exit(0): output lost on a full disk or a closed pipe is a
  * failure, not a success with nothing in it.  A command that reported a
  * failed write itself cleared the error (cli_write_output).  SIGPIPE
- * keeps its default: `smsim kernels | head -1` ends quietly, as other
- * tools do. */
+ * keeps its default end, through on_signal: `smsim kernels | head -1`
+ * ends quietly, as other tools do. */
 static void
 check_stdout (void)
 {
@@ -113,9 +113,10 @@ check_stdout (void)
     _exit (CLI_EXIT_FAIL);
 }
 
-/* Interrupted (Ctrl-C, kill, a closed terminal): no half-written
- * temporary file is left beside an output; then die of the signal, so
- * that the shell sees why. */
+/* Interrupted (Ctrl-C, kill, a closed terminal, a reader of standard
+ * output gone while a file is staged beside its target: validate
+ * --csv-output v.csv | head): no temporary file is left beside an
+ * output; then die of the signal, so that the shell sees why. */
 static void
 on_signal (int sig)
 {
@@ -127,7 +128,7 @@ on_signal (int sig)
 static void
 catch_signals (void)
 {
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
     struct sigaction sa;
     memset (&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

@@ -236,6 +236,12 @@ pkey_table (guint *n_keys)
     return keys;
 }
 
+gboolean
+pkey_file_only (const PkeyInfo *info)
+{
+    return info->offset == NOWHERE || info->offset == AT (id);
+}
+
 const PkeyInfo *
 pkey_find (const char *group, const char *key)
 {

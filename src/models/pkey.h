@@ -53,6 +53,12 @@ guint pkey_index (const PkeyInfo *info);
 /* "1..1024", "0.5..100", "lrr|gto|cggty", "true|false": for messages. */
 char *pkey_range_text (const PkeyInfo *info);
 
+/* Whether the key can be set only in a preset file, not by --set or a
+ * sweep: base= (the file's own), and name (a preset is named as its
+ * file, preset.c; renamed, a what-if would pass for another GPU in its
+ * tables and its traces' headers). */
+gboolean pkey_file_only (const PkeyInfo *info);
+
 /* Whether the key's value must be a name (preset_is_name): the preset's
  * id, which trace headers and tables carry. */
 gboolean pkey_is_name (const PkeyInfo *info);

@@ -618,9 +618,7 @@ apply_set (Preset *preset, const char *assignment, GError **error)
                      "lists the keys)", assignment, group, key);
         return FALSE;
     }
-    /* A preset is named as its file (load_top); renamed, a what-if
-     * would pass for another GPU in its tables and its traces' headers. */
-    if (info->offset == (size_t) -1 || info->offset == offsetof (GpuSpec, id)) {
+    if (pkey_file_only (info)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                      "--set %s: [%s] %s can only be set in a preset file",
                      assignment, group, key);

@@ -48,7 +48,7 @@ parse_preset_key (const char *name, const char *dot, SweepKey *key,
                      name, sweep_key_help ());
         return FALSE;
     }
-    if (key->pkey->offset == (size_t) -1) {
+    if (pkey_file_only (key->pkey)) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                      "key '%s' can only be set in a preset file (make one "
                      "with base= and give it with --config)", name);

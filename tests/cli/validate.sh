@@ -88,6 +88,19 @@ into_broken_pipe "$SMSIM" validate --gpu a6000 --set device.sm_count=1 \
 into_broken_pipe "$SMSIM" validate --gpu a6000 --set device.sm_count=1 \
     --csv-output both/v.csv
 [ -z "$(ls both)" ] || fail "the table failed, yet both/ holds: $(ls both)"
+# Killed by SIGPIPE (its default: validate --csv-output v.csv | head)
+# while the CSV is staged beside its target: the staged file is removed
+# as on Ctrl-C (smsim.c, on_signal); it was left behind.
+set +e
+(
+    exec 4<>pipe 5>pipe 4<&-
+    exec env --default-signal=PIPE "$SMSIM" validate --gpu a6000 \
+        --set device.sm_count=1 --csv-output both/v.csv >&5
+) 2>"$work/err"
+got=$?
+set -e
+[ "$got" -eq 141 ] || fail "validate into a closed pipe exited $got, expected 141 (SIGPIPE): $(cat "$work/err")"
+[ -z "$(ls both)" ] || fail "killed by SIGPIPE, validate left in both/: $(ls both)"
 # Both writable: both written, the CSV's header and one row per A6000
 # kernel (eleven, as above), the table under its title.
 "$SMSIM" validate --gpu a6000 --set device.sm_count=1 -o both/v.txt \
