@@ -115,22 +115,28 @@ count_columns (const char *columns)
 
 /* Empty results, then the message: on one line (rows are lines), and
  * with a preset file named without its directory ("/usr/share/smsim/
- * presets/a100.ini:65: ..." -> "a100.ini:65: ..."), so the same sweep
- * writes the same bytes on every machine. */
+ * presets/a100.ini:65: ..." -> "a100.ini:65: ", SMSIM_PRESET_DIR's
+ * relative "presets/a100.ini" too), wherever the
+ * message names a file of it (a rule of two keys names a second line),
+ * so the same sweep writes the same bytes on every machine. */
 static void
 add_error (GString *row, SweepMode mode, const char *message)
 {
     const char *colon = strchr (message, ':');
-    g_autofree char *dir = colon && *message == G_DIR_SEPARATOR
-                               ? g_path_get_dirname (message)
-                               : NULL;
-    if (dir != NULL && strlen (dir) < (gsize) (colon - message))
-        message += strlen (dir) + 1;
-    g_autofree char *line = g_strdup (message);
-    g_strdelimit (line, "\r\n", ' ');
+    g_autofree char *path = colon && memchr (message, G_DIR_SEPARATOR,
+                                             (gsize) (colon - message))
+                                ? g_strndup (message, (gsize) (colon - message))
+                                : NULL;
+    g_autofree char *dir = path ? g_path_get_dirname (path) : NULL;
+    g_autoptr (GString) line = g_string_new (message);
+    if (dir != NULL) {
+        g_autofree char *prefix = g_strconcat (dir, G_DIR_SEPARATOR_S, NULL);
+        g_string_replace (line, prefix, "", 0);
+    }
+    g_strdelimit (line->str, "\r\n", ' ');
     for (guint i = 1; i < count_columns (sweep_point_columns (mode)); i++)
         g_string_append_c (row, ',');
-    add_text (row, line);
+    add_text (row, line->str);
 }
 
 /* ------------------------------------------------------------------ */
