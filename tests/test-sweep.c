@@ -765,6 +765,16 @@ run_with_room (Sweep *s, const char *path, gboolean resume, rlim_t room,
     return ok;
 }
 
+/* A journal's first two lines for 's' (its format: sweep_journal.c),
+ * and its point 0's row in 'row0'. */
+static char *
+journal_head (const Sweep *s, GString *row0)
+{
+    sweep_row (s, 0, row0);
+    return g_strdup_printf ("# smsim sweep journal %s\n%s\n",
+                            sweep_fingerprint (s), sweep_header (s));
+}
+
 /* A sweep that fails on its journal keeps it only if it holds a whole
  * row, to resume from; an empty one would just refuse the next run.
  * On one thread point 0 finishes first.  Room for nothing: no header,
@@ -778,11 +788,8 @@ Test (sweep_journal, a_failed_sweep_keeps_the_journal_only_with_a_row)
     static const char *const vary[] = { "threads=32,64,96", "regs=32", NULL };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
     cr_assert_not_null (s);
-    g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n",
-                                             sweep_fingerprint (s),
-                                             sweep_header (s));
     g_autoptr (GString) row0 = g_string_new (NULL);
-    sweep_row (s, 0, row0);
+    g_autofree char *head = journal_head (s, row0);
     g_autofree char *with_row = g_strdup_printf ("%s%s\n", head, row0->str);
     const struct {
         const char *before;     /* the journal before the run, or NULL */
@@ -825,11 +832,8 @@ Test (sweep_journal, the_refusal_says_whether_a_point_finished)
     static const char *const vary[] = { "threads=32,64", "regs=32", NULL };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 0, 0, NULL);
     cr_assert_not_null (s);
-    g_autofree char *head = g_strdup_printf ("# smsim sweep journal %s\n%s\n",
-                                             sweep_fingerprint (s),
-                                             sweep_header (s));
     g_autoptr (GString) row0 = g_string_new (NULL);
-    sweep_row (s, 0, row0);
+    g_autofree char *head = journal_head (s, row0);
     g_autofree char *cut = g_strdup_printf ("%s%.5s", head, row0->str);
     g_autofree char *whole = g_strdup_printf ("%s%s\n", head, row0->str);
     const struct {
