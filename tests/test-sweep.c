@@ -768,7 +768,7 @@ run_with_room (Sweep *s, const char *path, gboolean resume, rlim_t room,
 /* A journal's first two lines for 's' (its format: sweep_journal.c),
  * and its point 0's row in 'row0'. */
 static char *
-journal_head (const Sweep *s, GString *row0)
+journal_head (Sweep *s, GString *row0)
 {
     sweep_row (s, 0, row0);
     return g_strdup_printf ("# smsim sweep journal %s\n%s\n",
