@@ -212,27 +212,13 @@ kern_where (const KernInstance *k)
     return k->where != NULL ? k->where : k->model->id;
 }
 
-/* 'bytes' in the largest unit it makes at least one of: "12.0 MiB",
- * "1.0 GiB", "640 B".  Not g_format_size: its units are translated. */
-static char *
-bytes_text (double bytes)
-{
-    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
-    if (bytes < 1024)
-        return g_strdup_printf ("%.0f B", bytes);
-    guint u = 0;
-    for (bytes /= 1024; bytes >= 1024 && u + 1 < G_N_ELEMENTS (units); u++)
-        bytes /= 1024;
-    return g_strdup_printf ("%.1f %s", bytes, units[u]);
-}
-
-/* 'a' and 'b' bytes as bytes_text puts them; both in bytes where that
+/* 'a' and 'b' bytes as num_bytes_text puts them; both in bytes where that
  * would round them to one text, as 1.02 GiB and 1 GiB would be. */
 static void
 bytes_pair (double a, double b, char **a_text, char **b_text)
 {
-    *a_text = bytes_text (a);
-    *b_text = bytes_text (b);
+    *a_text = num_bytes_text (a);
+    *b_text = num_bytes_text (b);
     if (strcmp (*a_text, *b_text) != 0)
         return;
     g_free (*a_text);

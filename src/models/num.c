@@ -79,3 +79,15 @@ num_is_integer (const char *text)
         c++;
     return *c == '\0';
 }
+
+char *
+num_bytes_text (double bytes)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+    if (bytes < 1024)
+        return g_strdup_printf ("%.0f B", bytes);
+    guint u = 0;
+    for (bytes /= 1024; bytes >= 1024 && u + 1 < G_N_ELEMENTS (units); u++)
+        bytes /= 1024;
+    return g_strdup_printf ("%.1f %s", bytes, units[u]);
+}

@@ -1,6 +1,7 @@
 /*
  * num.h -- numbers read from user text (preset values, sweep values):
- * the whole text must be the number, in any locale.
+ * the whole text must be the number, in any locale; and sizes written
+ * for users.
  */
 #ifndef SMSIM_MODELS_NUM_H
 #define SMSIM_MODELS_NUM_H
@@ -27,5 +28,11 @@ gboolean num_parse_double (const char *text, double *out);
  * length: what tells a value too big for num_parse_int from one that
  * is no integer at all. */
 gboolean num_is_integer (const char *text);
+
+/* 'bytes' in the largest binary unit it makes at least one of: "640 B",
+ * "12.0 MiB", "1.0 GiB".  Not g_format_size: it puts a no-break space
+ * (U+00A0) before the unit, and translates the unit's name, in a
+ * message that is plain ASCII otherwise. */
+char *num_bytes_text (double bytes);
 
 #endif

@@ -261,14 +261,23 @@ sweep_grid_point_line (const SweepGrid *g, guint64 index)
     return g_array_index (g->rows, FileRow, index).line;
 }
 
+/* Where a value of 'column' was given: "FILE:LINE" ('line' of the
+ * points file) or "--vary KEY". */
+static char *
+where_given (const SweepGrid *g, guint column, int line)
+{
+    if (column < g->n_file_keys)
+        return g_strdup_printf ("%s:%d", g->file_name, line);
+    return g_strdup_printf ("--vary %s", sweep_grid_key (g, column)->name);
+}
+
 gboolean
 sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
                   GError **error)
 {
     for (guint r = 0; r < g->rows->len; r++) {
         const FileRow *row = &g_array_index (g->rows, FileRow, r);
-        g_autofree char *where = g_strdup_printf ("%s:%d", g->file_name,
-                                                  row->line);
+        g_autofree char *where = where_given (g, 0, row->line);
         for (guint k = 0; k < g->n_file_keys; k++)
             if (!check (ctx, sweep_grid_key (g, k), row->values[k], where,
                         error))
@@ -276,7 +285,7 @@ sweep_grid_check (const SweepGrid *g, SweepGridCheck check, void *ctx,
     }
     for (guint d = 0; d < g->dims->len; d++) {
         const SweepKey *key = sweep_grid_key (g, g->n_file_keys + d);
-        g_autofree char *where = g_strdup_printf ("--vary %s", key->name);
+        g_autofree char *where = where_given (g, g->n_file_keys + d, 0);
         for (char **v = g->dims->pdata[d]; *v != NULL; v++)
             if (!check (ctx, key, *v, where, error))
                 return FALSE;
@@ -304,11 +313,10 @@ value_at (const SweepGrid *g, guint column, guint i, char **where)
         const FileRow *row = &g_array_index (g->rows, FileRow, i);
         v.value = row->values[column];
         v.line = row->line;
-        *where = g_strdup_printf ("%s:%d", g->file_name, row->line);
     } else {
         v.value = ((char **) g->dims->pdata[column - g->n_file_keys])[i];
-        *where = g_strdup_printf ("--vary %s", v.key->name);
     }
+    *where = where_given (g, column, v.line);
     v.where = *where;
     return v;
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "models/kgen.h"
+#include "models/num.h"
 #include "models/trace_head.h"
 #include "models/trace_line.h"
 #include "models/trace_store.h"
@@ -136,9 +137,9 @@ check_room (TraceSink *sink, const char *path, guint64 head, guint64 done,
     guint64 need = trace_write_projected (head, written, done, blocks);
     if (!trace_sink_room (sink, &free) || need - written <= free)
         return TRUE;
-    g_autofree char *need_s = g_format_size (need);
-    g_autofree char *written_s = g_format_size (written - head);
-    g_autofree char *free_s = g_format_size (free);
+    g_autofree char *need_s = num_bytes_text ((double) need);
+    g_autofree char *written_s = num_bytes_text ((double) (written - head));
+    g_autofree char *free_s = num_bytes_text ((double) free);
     g_set_error (error, SMSIM_TRACE_ERROR, TRACE_ERROR_IO,
                  "%s: the trace would take about %s (its first %"
                  G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " blocks took %s), "
