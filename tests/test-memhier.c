@@ -28,6 +28,9 @@ typedef struct {
     guint64 n;
     guint64 working_set;
     guint64 stride;
+    InstrOp op;           /* INSTR_LDG, or INSTR_LDS */
+    int lanes;            /* lanes 0 .. lanes-1 load, 'width' bytes each, */
+    int width;            /* side by side */
     gboolean exit_done;
 } Chase;
 
@@ -42,14 +45,16 @@ chase_next (InstrStream *s)
         instr_init (&c->instr, INSTR_EXIT);
         return &c->instr;
     }
-    instr_init (&c->instr, INSTR_LDG);
+    instr_init (&c->instr, c->op);
     c->instr.dst = 2;
+    c->instr.n_dst = (guint8) (c->width / 4);
     c->instr.src[0] = 2;
-    c->instr.width = 4;
-    c->instr.active = 1;
+    c->instr.width = (guint8) c->width;
+    c->instr.active = c->lanes == 32 ? 0xffffffffu : (1u << c->lanes) - 1;
     c->instr.addr_mode = INSTR_ADDR_STRIDE;
-    c->instr.addr_base = 0x100000000ull + (c->i * c->stride) % c->working_set;
-    c->instr.addr_stride = 0;
+    c->instr.addr_base = (c->op == INSTR_LDG ? 0x100000000ull : 0) +
+                         (c->i * c->stride) % c->working_set;
+    c->instr.addr_stride = c->width;
     c->i++;
     return &c->instr;
 }
@@ -65,6 +70,10 @@ static const InstrStreamOps chase_ops = { chase_next, chase_free };
 typedef struct {
     guint64 loads;
     guint64 working_set;
+    guint64 stride;
+    InstrOp op;
+    int lanes;
+    int width;
 } ChaseWork;
 
 static InstrStream *
@@ -77,7 +86,10 @@ open_chase (void *ctx, guint64 block, int warp)
     c->base.ops = &chase_ops;
     c->n = w->loads;
     c->working_set = w->working_set;
-    c->stride = 128;   /* a new line every load */
+    c->stride = w->stride;
+    c->op = w->op;
+    c->lanes = w->lanes;
+    c->width = w->width;
     return &c->base;
 }
 
@@ -90,15 +102,13 @@ load (const char *gpu, const char *const *sets)
     return p;
 }
 
-/* Cycles for one warp on one SM to chase 'loads' loads. */
+/* Cycles for one warp on one SM to chase cw->loads loads. */
 static Cycle
-chase (const GpuSpec *spec, guint64 working_set, guint64 loads,
-       guint64 l1_bytes)
+chase (const GpuSpec *spec, ChaseWork *cw, guint64 l1_bytes)
 {
-    ChaseWork cw = { loads, working_set };
     GpuWorkload w = { .n_blocks = 1, .threads_per_block = 32, .max_blocks = 1,
                       .l1_bytes = l1_bytes, .open_warp = open_chase,
-                      .ctx = &cw };
+                      .ctx = cw };
     g_autoptr (Gpu) gpu = gpu_new (spec, &w);
     gpu_run (gpu);
     return gpu_cycles (gpu);
@@ -107,12 +117,24 @@ chase (const GpuSpec *spec, guint64 working_set, guint64 loads,
 /* Latency per load once the working set is warm: the difference of two
  * runs that differ by whole passes over it. */
 static double
+chase_latency (const GpuSpec *spec, ChaseWork cw, guint64 l1_bytes)
+{
+    guint64 pass = cw.working_set / cw.stride;
+    cw.loads = 2 * pass;
+    Cycle a = chase (spec, &cw, l1_bytes);
+    cw.loads = 3 * pass;
+    Cycle b = chase (spec, &cw, l1_bytes);
+    return (double) (b - a) / (double) pass;
+}
+
+/* The classic pointer chase: lane 0 alone, 4 bytes, a new line every
+ * load. */
+static double
 latency (const GpuSpec *spec, guint64 working_set, guint64 l1_bytes)
 {
-    guint64 pass = working_set / 128;
-    Cycle a = chase (spec, working_set, 2 * pass, l1_bytes);
-    Cycle b = chase (spec, working_set, 3 * pass, l1_bytes);
-    return (double) (b - a) / (double) pass;
+    ChaseWork cw = { .working_set = working_set, .stride = 128,
+                     .op = INSTR_LDG, .lanes = 1, .width = 4 };
+    return chase_latency (spec, cw, l1_bytes);
 }
 
 Test (memhier, pointer_chase_latencies)
@@ -139,6 +161,55 @@ Test (memhier, pointer_chase_latencies)
                    "%s: DRAM %.1f cycles, preset %d", gpus[g], in_dram,
                    s->mem.dram_latency_cycles);
     }
+}
+
+/* A whole warp's load, lanes side by side, to its first use, once the
+ * data is in L1 (16 KB) or shared memory. */
+static double
+warp_load_latency (const GpuSpec *spec, InstrOp op, int width)
+{
+    ChaseWork cw = { .working_set = 16 * 1024, .stride = 32 * (guint64) width,
+                     .op = op, .lanes = 32, .width = width };
+    return chase_latency (spec, cw, 64 * 1024);
+}
+
+/* Huerta et al. (MICRO 2025, Table 2; ../shared/data/microarch.md
+ * section 1) timed a warp's load to its first use on the RTX A6000:
+ * LDG hitting L1, 32 cycles at 32 bits and 38 at 128 (addresses in
+ * regular registers); LDS 23-24 and 25-26.  The preset takes the 32-bit
+ * LDS figure, and L1's from pointer chases; the wider loads' extra
+ * cycles are left to mechanisms set from other measurements:
+ * - LDG: the L1 data path, 64 B/clk (RRZE's A40 bandwidth).  A warp's
+ *   128 B pass it in 2 cycles, its 512 B in 8: 6 more, as measured.
+ * - LDS: the banks, one 128 B wavefront a cycle.  512 B are 4
+ *   wavefronts: 3 cycles more than one, against 1 to 3 measured.
+ * The table does not give the lanes' addresses; side by side is the
+ * pattern without conflicts.  Its other LDG column, the address in a
+ * uniform register (one address for all lanes), has the same 6 (29 and
+ * 35), which the L1's bytes cannot explain: there smsim moves one
+ * sector for either width and gives 33 for both, where a write of the
+ * warp's 4,096 bits into the register file at 512 a cycle (microarch.md)
+ * would give the 6.  So the 512-bit port is the global loads' to the
+ * register file; shared loads' +2 says theirs is wider (kernels/cuda/
+ * README.md, "Probes"). */
+Test (memhier, wide_loads_take_the_measured_extra_cycles)
+{
+    const char *const one_sm[] = { "device.sm_count=1", NULL };
+    g_autoptr (Preset) p = load ("a6000", one_sm);
+    const GpuSpec *s = preset_spec (p);
+    double ldg32 = warp_load_latency (s, INSTR_LDG, 4);
+    double ldg128 = warp_load_latency (s, INSTR_LDG, 16);
+    double lds32 = warp_load_latency (s, INSTR_LDS, 4);
+    double lds128 = warp_load_latency (s, INSTR_LDS, 16);
+    cr_expect (fabs (ldg32 - 32) <= 1, "LDG.32 %.1f cycles, measured 32", ldg32);
+    cr_expect (fabs (ldg128 - 38) <= 1, "LDG.128 %.1f cycles, measured 38",
+               ldg128);
+    cr_expect (fabs (ldg128 - ldg32 - 6) <= 0.5,
+               "LDG.128 - LDG.32: %.1f cycles, measured 6", ldg128 - ldg32);
+    cr_expect (lds32 >= 23 && lds32 <= 24, "LDS.32 %.1f cycles, measured 23-24",
+               lds32);
+    cr_expect (lds128 >= 25 && lds128 <= 26,
+               "LDS.128 %.1f cycles, measured 25-26", lds128);
 }
 
 /* A100: 192 KB of L1 and shared memory.  A launch of 32-thread blocks
