@@ -2,8 +2,8 @@
 # One prefix per module (STYLE.md convention 1): every symbol an object
 # file of libsmsim.a exports starts with its file's prefix (occ.c ->
 # occ_, cmd-query.c -> cmd_query_ ...).  The files of a family (kern_*,
-# trace_*, fig_*, sweep_*, run_*: one module split by concern) share
-# the family's prefix: kern_micro.c exports kern_*.
+# trace_*, fig_*, sweep_*, run_*, preset_*: one module split by concern)
+# share the family's prefix: kern_micro.c exports kern_*.
 . "${top_srcdir:-.}/tests/cli/setup"
 [ -f "$LIBSMSIM" ] || fail "no $LIBSMSIM"
 nm -g --defined-only "$LIBSMSIM" | awk '
@@ -11,7 +11,7 @@ nm -g --defined-only "$LIBSMSIM" | awk '
            name = obj; sub(/\.o$/, "", name); gsub(/-/, "_", name);
            prefix = name "_"; family = prefix; first = name;
            sub(/_.*/, "", first);
-           if (name ~ /_/ && first ~ /^(kern|trace|fig|sweep|run)$/)
+           if (name ~ /_/ && first ~ /^(kern|trace|fig|sweep|run|preset)$/)
                family = first "_";
            full = obj; next }
     NF == 3 && $3 !~ /^_/ {

@@ -3,19 +3,16 @@
  *
  * GKeyFile parses the files but reports neither file nor line, and
  * checks no ranges (STYLE.md 4.3).  So each file is first scanned line
- * by line: that catches syntax errors and duplicate keys with their
- * line, and remembers where every key stands so that later errors can
- * point at it.  The rules between keys, once all are read, are
- * preset_rules.c's.
+ * by line (preset_scan.c): that catches syntax errors and duplicate
+ * keys with their line, and remembers where every key stands so that
+ * later errors can point at it.  Where a file is found is
+ * preset_find.c's, --set preset_set.c's; the rules between keys, once
+ * all are read, are preset_rules.c's.
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include <glib/gstdio.h>
 
 #include "models/num.h"
 #include "models/pkey.h"
@@ -28,98 +25,11 @@ G_DEFINE_QUARK (smsim-preset-error-quark, preset_error)
 /* A base= chain deeper than this is surely a mistake. */
 #define MAX_BASE_DEPTH 8
 
-/* The origin of a value --set gave, which preset_what_if looks for. */
-#define ORIGIN_SET "--set"
-
-/* Where each "group\x1fkey" stands in the file being loaded. */
-typedef struct {
-    const char *path;
-    GHashTable *lines;
-} LineIndex;
-
-static void
-line_index_clear (LineIndex *index)
-{
-    g_clear_pointer (&index->lines, g_hash_table_unref);
-}
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LineIndex, line_index_clear)
-
-static int
-line_of (const LineIndex *index, const char *group, const char *key)
-{
-    g_autofree char *k = g_strconcat (group, "\x1f", key ? key : "", NULL);
-    return GPOINTER_TO_INT (g_hash_table_lookup (index->lines, k));
-}
-
-/* ------------------------------------------------------------------ */
-/* The line scan                                                       */
-
-static gboolean
-scan_line (LineIndex *index, char **group, const char *raw, int line,
-           GError **error)
-{
-    g_autofree char *text = g_strstrip (g_strdup (raw));
-    if (*text == '\0' || *text == '#')
-        return TRUE;
-    if (*text == '[') {
-        char *end = strchr (text, ']');
-        if (end == NULL || end[1] != '\0' || end == text + 1) {
-            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
-                         "%s:%d: '%s' is not a [group] header",
-                         index->path, line, text);
-            return FALSE;
-        }
-        g_free (*group);
-        *group = g_strndup (text + 1, (gsize) (end - text - 1));
-        g_hash_table_insert (index->lines, g_strconcat (*group, "\x1f", NULL),
-                             GINT_TO_POINTER (line));
-        return TRUE;
-    }
-    char *eq = strchr (text, '=');
-    if (eq == NULL || eq == text) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
-                     "%s:%d: '%s' is not a [group], a key = value or a "
-                     "# comment (comments take a whole line)",
-                     index->path, line, text);
-        return FALSE;
-    }
-    if (*group == NULL) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
-                     "%s:%d: key '%s' comes before any [group]",
-                     index->path, line, text);
-        return FALSE;
-    }
-    *eq = '\0';
-    g_autofree char *k = g_strconcat (*group, "\x1f", g_strstrip (text), NULL);
-    int first = GPOINTER_TO_INT (g_hash_table_lookup (index->lines, k));
-    if (first != 0) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_PARSE,
-                     "%s:%d: [%s] %s is set twice (first at line %d)",
-                     index->path, line, *group, g_strstrip (text), first);
-        return FALSE;
-    }
-    g_hash_table_insert (index->lines, g_steal_pointer (&k),
-                         GINT_TO_POINTER (line));
-    return TRUE;
-}
-
-static gboolean
-scan_file (LineIndex *index, const char *contents, GError **error)
-{
-    g_auto (GStrv) lines = g_strsplit (contents, "\n", -1);
-    g_autofree char *group = NULL;
-    index->lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-    for (int i = 0; lines[i] != NULL; i++)
-        if (!scan_line (index, &group, lines[i], i + 1, error))
-            return FALSE;
-    return TRUE;
-}
-
 /* ------------------------------------------------------------------ */
 /* Values                                                              */
 
-static void *
-slot_of (Preset *preset, const PkeyInfo *info)
+void *
+preset_slot_of (Preset *preset, const PkeyInfo *info)
 {
     return (char *) &preset->spec + info->offset;
 }
@@ -175,10 +85,8 @@ must_be (const char *range, const PkeyInfo *info)
                             info->unit);
 }
 
-/* 'text' for a message: a control character (a line break would
- * break the message) as \n, \t or \xNN, the rest as it is. */
-static char *
-shown_text (const char *text)
+char *
+preset_shown_text (const char *text)
 {
     GString *out = g_string_new (NULL);
     for (const char *c = text; *c; c++)
@@ -204,11 +112,9 @@ preset_is_name (const char *text)
     return TRUE;
 }
 
-/* Parse 'text' into the spec field of 'info'; on failure 'why' says
- * what is wrong with it, and nothing is stored. */
-static gboolean
-store_value (Preset *preset, const PkeyInfo *info, const char *text,
-             char **why)
+gboolean
+preset_store_value (Preset *preset, const PkeyInfo *info, const char *text,
+                    char **why)
 {
     gint64 i;
     double d;
@@ -229,7 +135,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
             return FALSE;
         }
         if (info->offset != (size_t) -1)
-            *(int *) slot_of (preset, info) = (int) i;
+            *(int *) preset_slot_of (preset, info) = (int) i;
         return TRUE;
     case PKEY_DOUBLE:
         /* As written is how query shows it: 0x1p10 and inf are no
@@ -242,14 +148,15 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
             *why = must_be (range, info);
             return FALSE;
         }
-        *(double *) slot_of (preset, info) = d;
+        *(double *) preset_slot_of (preset, info) = d;
         return TRUE;
     case PKEY_BOOL:
         if (strcmp (text, "true") != 0 && strcmp (text, "false") != 0) {
             *why = g_strdup ("must be true or false");
             return FALSE;
         }
-        *(gboolean *) slot_of (preset, info) = strcmp (text, "true") == 0;
+        *(gboolean *) preset_slot_of (preset, info) =
+            strcmp (text, "true") == 0;
         return TRUE;
     case PKEY_STRING:
         for (const char *c = text; *c; c++)
@@ -265,7 +172,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
             return FALSE;
         }
         if (info->offset != (size_t) -1) {
-            char **s = slot_of (preset, info);
+            char **s = preset_slot_of (preset, info);
             g_free (*s);
             *s = g_strdup (text);
         }
@@ -273,7 +180,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
     case PKEY_ENUM:
         for (int k = 0; info->names[k] != NULL; k++)
             if (strcmp (text, info->names[k]) == 0) {
-                *(int *) slot_of (preset, info) = k;
+                *(int *) preset_slot_of (preset, info) = k;
                 return TRUE;
             }
         *why = g_strdup_printf ("must be one of %s", range);
@@ -282,7 +189,7 @@ store_value (Preset *preset, const PkeyInfo *info, const char *text,
         SpecIntList list;
         if (!parse_list (info, text, &list, why))
             return FALSE;
-        *(SpecIntList *) slot_of (preset, info) = list;
+        *(SpecIntList *) preset_slot_of (preset, info) = list;
         return TRUE;
     }
     }
@@ -306,9 +213,9 @@ fold_comment (const char *comment)
     return g_string_free (out, FALSE);
 }
 
-static void
-record (Preset *preset, const PkeyInfo *info, const char *text,
-        char *source, const char *origin, int line)
+void
+preset_record (Preset *preset, const PkeyInfo *info, const char *text,
+               char *source, const char *origin, int line)
 {
     PresetValue *v = &preset->values[pkey_index (info)];
     g_free (v->text);
@@ -324,84 +231,11 @@ record (Preset *preset, const PkeyInfo *info, const char *text,
 /* ------------------------------------------------------------------ */
 /* Files and the base= chain                                           */
 
-static char *
-search_dir (guint i)
-{
-    const char *env = g_getenv ("SMSIM_PRESET_DIR");
-    const char *dirs[] = { env, SMSIM_SRC_PRESET_DIR, SMSIM_DATA_PRESET_DIR };
-    if (i >= G_N_ELEMENTS (dirs))
-        return NULL;
-    return g_strdup (dirs[i] && *dirs[i] ? dirs[i] : "");
-}
-
-/* A preset in the search path is a regular file (through links), the
- * only kind textfile_read reads: anything else named NAME.ini (a link
- * to /dev/zero, a directory, a dangling link) is neither found nor
- * listed, and hides no preset further down the search path. */
-static gboolean
-is_preset_file (const char *path)
-{
-    return g_file_test (path, G_FILE_TEST_IS_REGULAR);
-}
-
-gboolean
-preset_is_path (const char *name)
-{
-    return strchr (name, '/') != NULL || g_str_has_suffix (name, ".ini");
-}
-
-static char *
-find_preset (const char *name, const char *relative_to, GError **error)
-{
-    if (preset_is_path (name)) {
-        if (relative_to != NULL && !g_path_is_absolute (name)) {
-            g_autofree char *dir = g_path_get_dirname (relative_to);
-            return g_build_filename (dir, name, NULL);
-        }
-        return g_strdup (name);
-    }
-    g_autofree char *file = g_strconcat (name, ".ini", NULL);
-    for (guint i = 0;; i++) {
-        g_autofree char *dir = search_dir (i);
-        if (dir == NULL)
-            break;
-        if (*dir == '\0')
-            continue;
-        g_autofree char *path = g_build_filename (dir, file, NULL);
-        if (is_preset_file (path))
-            return g_steal_pointer (&path);
-    }
-    g_auto (GStrv) names = preset_names ();
-    g_autofree char *known = g_strjoinv (", ", names);
-    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
-                 "unknown GPU '%s' (presets: %s; or give a path to a .ini)",
-                 name, *known ? known : "none found");
-    return NULL;
-}
-
-/* --config always names a file: "myconf" in the working directory is
- * that file, not an unknown GPU, whatever its name looks like. */
-static char *
-find_config (const char *path, GError **error)
-{
-    GStatBuf st;
-    const char *why = NULL;
-    if (g_stat (path, &st) != 0 || g_access (path, R_OK) != 0)
-        why = g_strerror (errno);
-    else if (S_ISDIR (st.st_mode))
-        why = "a directory, not a preset file";
-    if (why == NULL)
-        return g_strdup (path);
-    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_NOT_FOUND,
-                 "--config %s: %s", path, why);
-    return NULL;
-}
-
 static gboolean
 load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
           const char *group, const char *key, GError **error)
 {
-    int line = line_of (index, group, key);
+    int line = preset_line_of (index, group, key);
     const PkeyInfo *info = pkey_find (group, key);
     if (info == NULL) {
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
@@ -412,15 +246,16 @@ load_key (Preset *preset, GKeyFile *kf, const LineIndex *index,
     g_autofree char *raw = g_key_file_get_value (kf, group, key, NULL);
     g_autofree char *text = g_strstrip (g_strdup (raw ? raw : ""));
     g_autofree char *why = NULL;
-    if (!store_value (preset, info, text, &why)) {
-        g_autofree char *shown = shown_text (text);
+    if (!preset_store_value (preset, info, text, &why)) {
+        g_autofree char *shown = preset_shown_text (text);
         g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
                      "%s:%d: [%s] %s = %s: %s", index->path, line, group, key,
                      shown, why);
         return FALSE;
     }
     g_autofree char *comment = g_key_file_get_comment (kf, group, key, NULL);
-    record (preset, info, text, fold_comment (comment), index->path, line);
+    preset_record (preset, info, text, fold_comment (comment), index->path,
+                   line);
     return TRUE;
 }
 
@@ -435,8 +270,8 @@ load_base (Preset *preset, GKeyFile *kf, const LineIndex *index,
     if (base == NULL)
         return TRUE;
     g_strstrip (base);
-    int line = line_of (index, "preset", "base");
-    g_autofree char *path = find_preset (base, index->path, error);
+    int line = preset_line_of (index, "preset", "base");
+    g_autofree char *path = preset_find_preset (base, index->path, error);
     if (path == NULL) {
         g_prefix_error (error, "%s:%d: [preset] base = %s: ", index->path,
                         line, base);
@@ -488,7 +323,7 @@ load_keys (Preset *preset, GKeyFile *kf, const LineIndex *index,
             g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
                          "%s:%d: unknown group [%s] (`smsim query --keys` "
                          "lists the keys)", index->path,
-                         line_of (index, groups[g], NULL), groups[g]);
+                         preset_line_of (index, groups[g], NULL), groups[g]);
             return FALSE;
         }
     }
@@ -547,7 +382,7 @@ load_file (Preset *preset, const char *path, GPtrArray *chain,
                      *bad == '\0' ? "a NUL byte" : "not UTF-8");
         return FALSE;
     }
-    if (!scan_file (&index, contents, error))
+    if (!preset_scan_file (&index, contents, error))
         return FALSE;
     /* GKeyFile takes "key[xx]" for a translation of key and, unless
      * asked to keep them, drops those not in the user's languages: a
@@ -565,125 +400,6 @@ load_file (Preset *preset, const char *path, GPtrArray *chain,
     g_ptr_array_add (chain, g_steal_pointer (&canonical));
     return load_base (preset, kf, &index, chain, error) &&
            load_keys (preset, kf, &index, error);
-}
-
-
-/* ------------------------------------------------------------------ */
-/* --set group.key=value                                               */
-
-/* "group.key=value" into its parts, each stripped; FALSE if it is not
- * of that form, or a part is empty. */
-static gboolean
-split_set (const char *assignment, char **group, char **key, char **text)
-{
-    const char *eq = strchr (assignment, '=');
-    const char *dot = strchr (assignment, '.');
-    if (eq == NULL || dot == NULL || dot > eq)
-        return FALSE;
-    g_autofree char *g = g_strstrip (g_strndup (assignment,
-                                                (gsize) (dot - assignment)));
-    g_autofree char *k = g_strstrip (g_strndup (dot + 1,
-                                                (gsize) (eq - dot - 1)));
-    g_autofree char *t = g_strstrip (g_strdup (eq + 1));
-    if (*g == '\0' || *k == '\0' || *t == '\0')
-        return FALSE;
-    *group = g_steal_pointer (&g);
-    *key = g_steal_pointer (&k);
-    *text = g_steal_pointer (&t);
-    return TRUE;
-}
-
-static gboolean
-not_an_assignment (const char *assignment, GError **error)
-{
-    g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_FORM,
-                 "--set %s: expected GROUP.KEY=VALUE, e.g. "
-                 "sm.registers=131072", assignment);
-    return FALSE;
-}
-
-static gboolean
-apply_set (Preset *preset, const char *assignment, GError **error)
-{
-    g_autofree char *group = NULL;
-    g_autofree char *key = NULL;
-    g_autofree char *text = NULL;
-    if (!split_set (assignment, &group, &key, &text))
-        return not_an_assignment (assignment, error);
-    const PkeyInfo *info = pkey_find (group, key);
-    g_autofree char *why = NULL;
-    if (info == NULL) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
-                     "--set %s: unknown key [%s] %s (`smsim query --keys` "
-                     "lists the keys)", assignment, group, key);
-        return FALSE;
-    }
-    if (pkey_file_only (info)) {
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_UNKNOWN_KEY,
-                     "--set %s: [%s] %s can only be set in a preset file",
-                     assignment, group, key);
-        return FALSE;
-    }
-    if (!store_value (preset, info, text, &why)) {
-        g_autofree char *shown = shown_text (text);
-        g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_VALUE,
-                     "--set [%s] %s = %s: %s", group, key, shown, why);
-        return FALSE;
-    }
-    record (preset, info, text, g_strdup ("set on the command line"),
-            ORIGIN_SET, 0);
-    return TRUE;
-}
-
-char *
-preset_set_name (const char *assignment)
-{
-    g_autofree char *group = NULL;
-    g_autofree char *key = NULL;
-    g_autofree char *text = NULL;
-    if (!split_set (assignment, &group, &key, &text))
-        return NULL;
-    return g_strconcat (group, ".", key, NULL);
-}
-
-char *
-preset_value_problem (const char *name, const char *text)
-{
-    const char *dot = strchr (name, '.');
-    g_autofree char *group = dot ? g_strndup (name, (gsize) (dot - name)) : NULL;
-    const PkeyInfo *info = dot ? pkey_find (group, dot + 1) : NULL;
-    if (info == NULL)
-        return g_strdup_printf ("no preset key %s", name);
-    /* The table's type and range alone: no preset's values involved. */
-    Preset scratch;
-    memset (&scratch, 0, sizeof scratch);
-    char *why = NULL;
-    if (store_value (&scratch, info, text, &why) &&
-        info->type == PKEY_STRING && info->offset != (size_t) -1)
-        g_free (*(char **) slot_of (&scratch, info));
-    return why;
-}
-
-gboolean
-preset_check_sets (const char *const *sets, GError **error)
-{
-    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
-                                                         g_str_equal, g_free,
-                                                         NULL);
-    for (int i = 0; sets != NULL && sets[i] != NULL; i++) {
-        g_autofree char *name = preset_set_name (sets[i]);
-        if (name == NULL)
-            return not_an_assignment (sets[i], error);
-        const char *first = g_hash_table_lookup (seen, name);
-        if (first != NULL) {
-            g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_SET_TWICE,
-                         "--set %s given twice (--set %s, then --set %s): "
-                         "give each key once", name, first, sets[i]);
-            return FALSE;
-        }
-        g_hash_table_insert (seen, g_steal_pointer (&name), (gpointer) sets[i]);
-    }
-    return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -710,7 +426,7 @@ preset_free (Preset *preset)
     keys = pkey_table (&n);
     for (guint i = 0; i < n; i++) {
         if (keys[i].type == PKEY_STRING && keys[i].offset != (size_t) -1)
-            g_free (*(char **) slot_of (preset, &keys[i]));
+            g_free (*(char **) preset_slot_of (preset, &keys[i]));
         g_free (preset->values[i].text);
         g_free (preset->values[i].source);
         g_free (preset->values[i].origin);
@@ -761,12 +477,12 @@ load_top (Preset *preset, const char *name, gboolean config, const char *under,
           GError **error)
 {
     g_autoptr (GPtrArray) chain = g_ptr_array_new_with_free_func (free);
-    g_autofree char *path = config ? find_config (name, error)
-                                   : find_preset (name, NULL, error);
+    g_autofree char *path = config ? preset_find_config (name, error)
+                                   : preset_find_preset (name, NULL, error);
     if (path == NULL)
         return FALSE;
     if (under != NULL) {
-        g_autofree char *base = find_preset (under, NULL, error);
+        g_autofree char *base = preset_find_preset (under, NULL, error);
         if (base == NULL || !load_file (preset, base, chain, error))
             return FALSE;
         g_ptr_array_set_size (chain, 0);
@@ -822,7 +538,7 @@ preset_load (const char *gpu, const char *config, const char *const *sets,
     if (!load_top (preset, top, config != NULL, config ? gpu : NULL, error))
         return NULL;
     for (int i = 0; sets != NULL && sets[i] != NULL; i++)
-        if (!apply_set (preset, sets[i], error))
+        if (!preset_apply_set (preset, sets[i], error))
             return NULL;
     if (!preset_rules_check (preset, top, error))
         return NULL;
@@ -891,45 +607,4 @@ preset_assumed (const Preset *preset, guint key)
 {
     const char *source = preset_source (preset, key);
     return source != NULL && g_str_has_prefix (source, "ASSUMED");
-}
-
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-    return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-char **
-preset_names (void)
-{
-    g_autoptr (GPtrArray) names = g_ptr_array_new ();
-    g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash,
-                                                         g_str_equal, g_free,
-                                                         NULL);
-    for (guint i = 0;; i++) {
-        g_autofree char *dir = search_dir (i);
-        if (dir == NULL)
-            break;
-        g_autoptr (GDir) d = *dir ? g_dir_open (dir, 0, NULL) : NULL;
-        const char *file;
-        while (d != NULL && (file = g_dir_read_name (d)) != NULL) {
-            if (!g_str_has_suffix (file, ".ini"))
-                continue;
-            g_autofree char *path = g_build_filename (dir, file, NULL);
-            if (!is_preset_file (path))
-                continue;
-            char *name = g_strndup (file, strlen (file) - 4);
-            if (g_hash_table_contains (seen, name)) {
-                g_free (name);
-                continue;
-            }
-            g_hash_table_add (seen, name);
-            g_ptr_array_add (names, name);
-        }
-    }
-    g_ptr_array_sort (names, compare_names);
-    char **out = g_new0 (char *, names->len + 1);
-    for (guint i = 0; i < names->len; i++)
-        out[i] = g_strdup (names->pdata[i]);
-    return out;
 }
