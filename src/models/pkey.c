@@ -5,7 +5,7 @@
  * shipped GPUs have: a what-if study may double the register file.
  * Values that must agree with each other (threads a multiple of the
  * warp size, carveout steps ending at the shared-memory size, ...) are
- * checked after loading, in preset.c.
+ * checked after loading, in preset_rules.c.
  */
 #include "config.h"
 

@@ -57,7 +57,7 @@ typedef struct {
 } RegfileCache;
 
 /* Both powers of two (the bank and the entry are the register's low
- * bits; preset.c checks), so that the scheduler's check costs no
+ * bits; preset_rules.c checks), so that the scheduler's check costs no
  * division. */
 typedef struct {
     int banks;      /* 1..REGFILE_MAX_BANKS */
