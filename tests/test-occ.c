@@ -116,6 +116,13 @@ static const Case cases[] = {
     /* Dynamic shared memory at the A100 opt-in maximum: 166912 + 1024
      * = 167936 B, exactly the SM: 1 block. */
     { "a100", 128, 32, 0, 166912, -1, 1, 4, 100.0 * 4 / 64, S },
+    /* The 128 B allocation unit of cc 8.x (microarch.md 2.1, 2.2 item
+     * 4: the reserve added, then rounded up): 54926 B dynamic + 1024
+     * reserved = 55950 B, not a multiple of 128 (437 x 128 = 55936),
+     * so 438 x 128 = 56064 B a block; 167936 / 56064 = 2.995 -> 2
+     * blocks x 4 warps = 8 of 64, 12.5 %.  Unrounded, 3 x 55950 =
+     * 167850 <= 167936 would make it 3. */
+    { "a100", 128, 32, 0, 54926, -1, 2, 8, 12.5, S },
     /* 100 % carveout preference = the default on A100. */
     { "a100", 256, 32, 32768, 0, 100, 4, 32, 50.0, S },
     /* 25 % of 167936 = 41984 -> 64 KB step; 65536 / 33792 = 1. */
@@ -318,6 +325,25 @@ Test (occ, launch_carveout_fit)
     occ_compute (preset_spec (p), &l, &r);
     cr_assert_eq (r.launch_carveout, 16 * 1024);
     cr_assert_eq (r.l1_bytes, 112 * 1024);
+}
+
+/* The same rule where more than one block is resident: the step must
+ * hold them all, not one.  A6000, 128 threads, 32 registers, 48 KB
+ * static (microarch.md 2.5: 2 blocks an SM): each block 49152 + 1024 =
+ * 50176 B, the two 100352 B.  The A6000's steps (microarch.md 2.3,
+ * cc 8.6) are 0, 8, 16, 32, 64 and 100 KB: 64 KB = 65536 B holds one
+ * block but not two, so the 100 KB step, leaving 128 - 100 = 28 KB of
+ * L1 (sized for one block it would be 64 KB, and 64 KB of L1). */
+Test (occ, launch_carveout_fit_holds_every_resident_block)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    OccLaunch l = { 128, 32, 49152, 0, -1 };
+    OccResult r;
+    occ_compute (preset_spec (p), &l, &r);
+    cr_assert_eq (r.blocks_per_sm, 2);
+    cr_assert_eq (r.smem_per_block, 50176);
+    cr_assert_eq (r.launch_carveout, 100 * 1024);
+    cr_assert_eq (r.l1_bytes, 28 * 1024);
 }
 
 /* A block that passes every per-block check yet finds no room on the

@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "models/num.h"
 #include "models/pkey.h"
 #include "models/preset.h"
 #include "testutil.h"
@@ -499,4 +500,56 @@ Test (preset, gpu_and_config_with_base_conflict)
     cr_assert_null (p);
     cr_assert (strstr (error->message, "give one") != NULL, "%s",
                error->message);
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers from user text (num.h), which preset values are read with   */
+
+/* The whole text must be the number: an empty one is none, and leaves
+ * the output alone. */
+Test (num, an_empty_text_is_no_integer)
+{
+    gint64 v = 7;
+    cr_expect_not (num_parse_int ("", &v));
+    cr_expect_not (num_parse_int ("-", &v));
+    cr_expect_eq (v, 7);
+    cr_expect (num_parse_int ("-12", &v));
+    cr_expect_eq (v, -12);
+}
+
+/* An optionally signed run of digits, of any length: at least one
+ * digit.  20 nines are past gint64 (9.2 x 10^18) yet an integer, what
+ * tells "out of range" from "not an integer"; "", "-" and "+" are
+ * none. */
+Test (num, an_integer_has_a_digit)
+{
+    cr_expect (num_is_integer ("99999999999999999999"));
+    cr_expect (num_is_integer ("-0"));
+    cr_expect (num_is_integer ("+5"));
+    cr_expect_not (num_is_integer (""));
+    cr_expect_not (num_is_integer ("-"));
+    cr_expect_not (num_is_integer ("+"));
+    cr_expect_not (num_is_integer ("1.0"));
+}
+
+/* The largest binary unit the size makes at least one of (num.h):
+ * 1023 B is short of 1 KiB = 1024 B; 1024 B is 1.0 KiB; 1536 B is 1.5
+ * KiB; 2^20 B is 1.0 MiB; 3 x 2^30 B is 3.0 GiB. */
+Test (num, sizes_take_the_largest_unit_they_make_one_of)
+{
+    static const struct {
+        double bytes;
+        const char *want;
+    } cases[] = {
+        { 0, "0 B" },
+        { 1023, "1023 B" },
+        { 1024, "1.0 KiB" },
+        { 1536, "1.5 KiB" },
+        { 1048576, "1.0 MiB" },
+        { 1073741824.0 * 3, "3.0 GiB" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        g_autofree char *got = num_bytes_text (cases[i].bytes);
+        cr_expect_str_eq (got, cases[i].want, "%.0f B", cases[i].bytes);
+    }
 }

@@ -194,6 +194,28 @@ Test (regfile, a_register_in_two_slots_is_read_once)
     cr_assert_eq (reads[0], 1);
     cr_assert_eq (cold (two, 4, 6, 4, reads), 2);   /* R4 and R6: bank 0 */
     cr_assert_eq (cold (two, 4, 4, 4, reads), 1);
+    /* B and C alike, A another: FFMA R9, R4, R5, R5 reads R4 (bank 0)
+     * and R5 (bank 1) once each: 1 cycle, bank 1 read once. */
+    cr_assert_eq (cold (two, 4, 5, 5, reads), 1);
+    cr_assert (reads[0] == 1 && reads[1] == 1);
+}
+
+/* The reuse cache serves the slot that kept a register, not another
+ * slot naming it (regfile.h: a slot's own entry): R0.reuse in slot A,
+ * then FFMA R9, R0, R0, R3.  Slot A finds R0 in its entry; slot B's
+ * entry 0 is empty, so B reads R0 through bank 0's port; R3 is bank 1:
+ * one read in each bank, 1 cycle. */
+Test (regfile, a_kept_register_serves_only_its_own_slot)
+{
+    RegfileCache cache;
+    guint8 reads[REGFILE_MAX_BANKS];
+    Instr keep = ffma (0, 1, NR, 1u << 0);
+    Instr both = ffma (0, 0, 3, 0);
+    regfile_cache_init (&cache);
+    read_ops (&cache, two, 0, &keep, reads);
+    cr_assert_eq (read_ops (&cache, two, 0, &both, reads), 1);
+    cr_assert_eq (reads[0], 1, "slot B's R0 read from bank 0");
+    cr_assert_eq (reads[1], 1);
 }
 
 /* The packed counts' maximum: 4 bits a bank. */

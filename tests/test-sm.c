@@ -380,6 +380,26 @@ Test (sm, sfu_interval)
                         0.005);
 }
 
+/* A pipe whose lanes do not divide the warp takes whole passes: 12 ALU
+ * lanes serve 12 + 12 + 8 threads, ceil (32 / 12) = 3 cycles a warp
+ * instruction.  Independent IADD3s (the A100's ALU pipe, its own: not
+ * the FMA's), 8 warps per sub-partition as in rate(): one every 3
+ * cycles, 1/3. */
+Test (sm, a_pipe_takes_whole_passes_of_its_lanes)
+{
+    const char *sets[] = { "pipe.alu_lanes=12", NULL };
+    Work *w = work_new (1, 100, 1);
+    Run r;
+    for (int k = 0; k < 8; k++)
+        add (w, 0, INSTR_IADD3, 10 + k, 1, 2, NR);
+    run ("a100", sets, w, 1024, 1, 10, 10, &r);
+    double per_sp = (double) r.stats.warp_instructions / 4.0 /
+                    (double) r.stats.cycles;
+    cr_assert_float_eq (per_sp, 1.0 / 3.0, 0.01, "%.4f a cycle", per_sp);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
 /* ------------------------------------------------------------------ */
 /* Latency hiding: Little's law                                        */
 

@@ -568,6 +568,54 @@ Test (sweep, no_more_threads_than_points)
 }
 
 /* ------------------------------------------------------------------ */
+/* The CSV dialect (csv.h: RFC 4180, one record a line)                */
+
+static void
+expect_fields (const char *line, const char *const *want, guint n)
+{
+    g_autoptr (GPtrArray) f = csv_split (line);
+    cr_assert_eq (f->len, n, "%s: %u fields, expected %u", line, f->len, n);
+    for (guint i = 0; i < n; i++)
+        cr_expect_str_eq (f->pdata[i], want[i], "%s: field %u", line, i);
+}
+
+/* RFC 4180 2.5-2.7: a field may be quoted; in a quoted field a comma
+ * is data and "" is one quote.  A quoted empty field ("") is empty: its
+ * two quotes open and close it, they are not an escaped quote, which
+ * only exists inside quotes. */
+Test (csv, quotes_and_empty_quoted_fields)
+{
+    const char *const plain[] = { "a", "", "b" };
+    const char *const comma[] = { "x,y", "z" };
+    const char *const quote[] = { "say \"hi\"", "" };
+    expect_fields ("a,\"\",b", plain, 3);
+    expect_fields ("\"x,y\",z", comma, 2);
+    expect_fields ("\"say \"\"hi\"\"\",", quote, 2);
+}
+
+/* RFC 4180 2.6: a field holding a comma, a quote or a line break (CR
+ * or LF) is quoted, a quote in it doubled; any other is written as it
+ * is. */
+Test (csv, fields_that_need_quotes_get_them)
+{
+    static const struct {
+        const char *field, *want;
+    } cases[] = {
+        { "a100", "a100" },
+        { "", "" },
+        { "1,2", "\"1,2\"" },
+        { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+        { "two\nlines", "\"two\nlines\"" },
+        { "cr\rhere", "\"cr\rhere\"" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        g_autoptr (GString) out = g_string_new (NULL);
+        csv_append_field (out, cases[i].field);
+        cr_expect_str_eq (out->str, cases[i].want, "field %u", i);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Journal                                                             */
 
 #define J_HEAD "# smsim sweep journal abc\npoint,x,error\n"

@@ -45,6 +45,10 @@ Test (tail, sms_whose_blocks_retire_together_take_the_last_wave_whole)
     cr_expect (run_tail_packs (ends, 4, 2, 40, 108));
     cr_expect_not (run_tail_packs (ends, 4, 2, 1, 108));
     cr_expect (run_tail_packs (ends, 4, 2, 2, 108), "185 > 100");
+    /* On 100 SMs, 100 x 100 / 10,000 = 1 SM frees its first slot by
+     * then: not fewer than a last wave of 1 block, so no packing
+     * (1 x 10,000 / 100 = 100, not > 100). */
+    cr_expect_not (run_tail_packs (ends, 4, 2, 1, 100), "100 = 100");
     Cycle apart[] = { 1000, 6000, 2000, 7000, 4000, 9000, 7000, 12000 };
     cr_expect_not (run_tail_packs (apart, 4, 2, 40, 108));
     cr_expect_not (run_tail_packs (ends, 1, 2, 40, 108),
