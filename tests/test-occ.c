@@ -180,6 +180,10 @@ typedef struct {
 static const Impossible impossible[] = {
     /* 255 x 32 = 8160 -> 8192 per warp x 16 warps = 131072 > 65536. */
     { "a100", 512, 255, 0, 0, -1, OCC_REGS_PER_BLOCK, "131072" },
+    /* 9 warps of 192 x 32 = 6144 registers are 55296 <= 65536, but the
+     * check rounds the warps up to 4 sub-partitions' worth: 12 x 6144 =
+     * 73728 > 65536 (microarch.md 2.2). */
+    { "a100", 288, 192, 0, 0, -1, OCC_REGS_PER_BLOCK, "73728" },
     { "a100", 0, 32, 0, 0, -1, OCC_BAD_INPUT, "at least 1 thread" },
     { "a100", -5, 32, 0, 0, -1, OCC_BAD_INPUT, "-5" },
     { "a100", 1025, 32, 0, 0, -1, OCC_TOO_MANY_THREADS, "1024" },
@@ -420,6 +424,19 @@ Test (occ, textbook_agrees_on_the_cuda_book_cases)
         occ_textbook (preset_spec (p), &l, &e);
         cr_assert_float_eq (e.occupancy_pct, pct[i], 1e-9);
     }
+}
+
+Test (occ, textbook_counts_block_slots)
+{
+    /* One-warp blocks on the A100: 32 block slots x 32 threads = 1024
+     * of its 2048 threads, 50 %, though registers (65536 / 32 = 2048
+     * threads) and shared memory (none) would allow all. */
+    g_autoptr (Preset) p = tu_preset ("a100");
+    OccLaunch l = { 32, 32, 0, 0, -1 };
+    OccTextbook e;
+    occ_textbook (preset_spec (p), &l, &e);
+    cr_assert_float_eq (e.threads_by_slots, 1024.0, 1e-12);
+    cr_assert_float_eq (e.occupancy_pct, 50.0, 1e-9);
 }
 
 Test (occ, limiter_names)

@@ -546,6 +546,10 @@ Test (num, sizes_take_the_largest_unit_they_make_one_of)
         { 1024, "1.0 KiB" },
         { 1536, "1.5 KiB" },
         { 1048576, "1.0 MiB" },
+        /* 1023.96 KiB: "1024.0 KiB" to one decimal, so a MiB. */
+        { 1048575, "1.0 MiB" },
+        /* 1023.6 B: "1024 B" to the byte, so a KiB. */
+        { 1023.6, "1.0 KiB" },
         { 1073741824.0 * 3, "3.0 GiB" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {

@@ -84,10 +84,12 @@ char *
 num_bytes_text (double bytes)
 {
     static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-    if (bytes < 1024)
+    /* A unit is taken where the figure would print as 1024 of the one
+     * below: 1048575 B is "1.0 MiB", not "1024.0 KiB". */
+    if (bytes < 1023.5)
         return g_strdup_printf ("%.0f B", bytes);
     guint u = 0;
-    for (bytes /= 1024; bytes >= 1024 && u + 1 < G_N_ELEMENTS (units); u++)
+    for (bytes /= 1024; bytes >= 1023.95 && u + 1 < G_N_ELEMENTS (units); u++)
         bytes /= 1024;
     return g_strdup_printf ("%.1f %s", bytes, units[u]);
 }
