@@ -5,16 +5,11 @@
  * B / (L x A) sets, and an unhashed one puts line n in set n mod sets.
  * LRU: of a full set, the way touched longest ago (a lookup that hits
  * or a fill touches) is the one a fill takes.
- *
- * At the end, the bandwidth server (bw.h) that L2 and DRAM put behind
- * these tags, by hand: bytes over bytes per cycle, plus the latency.
- * (They belong with the memory hierarchy's tests, test-memhier.c.)
  */
 #include "config.h"
 
 #include <criterion/criterion.h>
 
-#include "sim/bw.h"
 #include "sim/cache.h"
 
 /* Fill all four sectors of 'line', clean, ready at 'ready'; returns the
@@ -357,38 +352,4 @@ Test (cache, host_bytes_per_line)
                       cache_host_bytes (4 * 256, 256, 8, 4), 4 * 20);
     cr_expect_eq (cache_host_bytes ((guint64) 16 << 30, 128, 32, 16) - one +
                       4 * 16, (guint64) 2 << 30);
-}
-
-/* ------------------------------------------------------------------ */
-/* The bandwidth server (bw.h)                                         */
-
-/* 32 bytes a cycle, 100 cycles of latency: a bucket of 16 cycles moves
- * 16 x 32 = 512 bytes.  Idle, 2048 bytes at cycle 0 take 2048 / 32 = 64
- * cycles: back at 64 + 100 = 164.  512 more arriving at 0 too queue
- * behind them: 2560 / 32 = 80 cycles, back at 180 -- the queueing a
- * saturated server adds, however the 2048 were spread over buckets. */
-Test (bw, a_transfer_waits_for_the_bytes_ahead_of_it)
-{
-    BwServer s;
-    bw_init (&s, 32.0, 100);
-    cr_expect_eq (bw_serve (&s, 0, 2048), 164);
-    cr_expect_eq (bw_serve (&s, 0, 512), 180);
-    /* Arriving once those are through (cycle 80), it waits for none. */
-    cr_expect_eq (bw_serve (&s, 80, 512), 80 + 16 + 100);
-    bw_clear (&s);
-}
-
-/* The calendar is a ring of BW_BUCKETS buckets; a bucket met again a
- * ring later is a new stretch of time, empty whatever it held.  Bucket
- * 0 filled (512 bytes at cycle 0: back at 16 + 100); at cycle
- * BW_BUCKETS x 16, the same slot, an idle server again: 512 bytes take
- * their 16 cycles and no more. */
-Test (bw, a_bucket_a_ring_later_starts_empty)
-{
-    BwServer s;
-    const Cycle later = (Cycle) BW_BUCKETS * BW_BUCKET_CYCLES;
-    bw_init (&s, 32.0, 100);
-    cr_expect_eq (bw_serve (&s, 0, 512), 116);
-    cr_expect_eq (bw_serve (&s, later, 512), later + 16 + 100);
-    bw_clear (&s);
 }

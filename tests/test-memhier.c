@@ -7,7 +7,9 @@
  * Expected values are the presets' own sourced figures (the pointer-chase
  * latencies and STREAM bandwidth from ../shared/data/microbench.csv) and
  * the cache geometry; the tests check that the model turns them into the
- * behaviour a microbenchmark would see.
+ * behaviour a microbenchmark would see.  At the end, the bandwidth
+ * server (bw.h) that L2 and DRAM are, by hand: bytes over bytes a
+ * cycle, plus the latency.
  */
 #include "config.h"
 
@@ -16,6 +18,7 @@
 
 #include "models/occ.h"
 #include "models/preset.h"
+#include "sim/bw.h"
 #include "sim/gpu.h"
 
 /* A stream of 'n' loads by lane 0 only, each using the last one's result
@@ -734,4 +737,38 @@ Test (memhier, an_untimed_touch_says_what_went_to_and_from_dram)
         written |= out;
     }
     cr_expect_eq (written, 0x8, "line 9's dirty sector, pushed out");
+}
+
+/* ------------------------------------------------------------------ */
+/* The bandwidth server (bw.h)                                         */
+
+/* 32 bytes a cycle, 100 cycles of latency: a bucket of 16 cycles moves
+ * 16 x 32 = 512 bytes.  Idle, 2048 bytes at cycle 0 take 2048 / 32 = 64
+ * cycles: back at 64 + 100 = 164.  512 more arriving at 0 too queue
+ * behind them: 2560 / 32 = 80 cycles, back at 180 -- the queueing a
+ * saturated server adds, however the 2048 were spread over buckets. */
+Test (bw, a_transfer_waits_for_the_bytes_ahead_of_it)
+{
+    BwServer s;
+    bw_init (&s, 32.0, 100);
+    cr_expect_eq (bw_serve (&s, 0, 2048), 164);
+    cr_expect_eq (bw_serve (&s, 0, 512), 180);
+    /* Arriving once those are through (cycle 80), it waits for none. */
+    cr_expect_eq (bw_serve (&s, 80, 512), 80 + 16 + 100);
+    bw_clear (&s);
+}
+
+/* The calendar is a ring of BW_BUCKETS buckets; a bucket met again a
+ * ring later is a new stretch of time, empty whatever it held.  Bucket
+ * 0 filled (512 bytes at cycle 0: back at 16 + 100); at cycle
+ * BW_BUCKETS x 16, the same slot, an idle server again: 512 bytes take
+ * their 16 cycles and no more. */
+Test (bw, a_bucket_a_ring_later_starts_empty)
+{
+    BwServer s;
+    const Cycle later = (Cycle) BW_BUCKETS * BW_BUCKET_CYCLES;
+    bw_init (&s, 32.0, 100);
+    cr_expect_eq (bw_serve (&s, 0, 512), 116);
+    cr_expect_eq (bw_serve (&s, later, 512), later + 16 + 100);
+    bw_clear (&s);
 }
