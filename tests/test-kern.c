@@ -16,6 +16,7 @@
 #include "models/ref.h"
 #include "models/run.h"
 #include "models/run_kinds.h"
+#include "models/run_marks.h"
 #include "models/run_replay.h"
 #include "models/run_sample.h"
 #include "models/run_tail.h"
@@ -1732,7 +1733,7 @@ Test (kern, sampled_dram_writes_back_what_later_waves_push_out,
 /* Where a wave's loop reads more than the L2 holds before a grid row
  * on reads its data again, the window is made to read at least that
  * much, lest the later blocks find in L2 the window's data, where they
- * would not find the loop's (run_marks.c, l2_window).  sgemm-5 at 768
+ * would not find the loop's (run_marks_l2_window).  sgemm-5 at 768
  * on a 2-SM A6000 with a 2304 KiB L2: 6 x 6 blocks of 128 x 128, two an
  * SM, 9 waves of 4, 96 iterations of BK = 8.  The first wave, blocks
  * 0-3 of grid row 0, reads each iteration 128 x 8 floats of A and 4 x 8
@@ -1775,6 +1776,46 @@ Test (kern, sampled_window_reads_what_the_l2_holds)
     cr_expect_eq (memcmp (&r.stats, &a.stats, sizeof a.stats), 0);
     cr_expect_eq (memcmp (&r.mem, &a.mem, sizeof a.mem), 0);
 }
+
+/* The same rule by hand (run_marks_l2_window): a 6 MiB L2 (6,291,456
+ * B), a loop of 256 iterations, a run that starts with a window of 64
+ * and affords up to 200, and a block's data read again 2 waves on. */
+Test (kern, the_window_an_l2_asks_for_by_hand)
+{
+    RunFirstWave f = { .l2_bytes = 6291456, .iterations = 256,
+                       .window = 64, .longest = 200, .reuse = 2 };
+    /* 1 MiB read by iteration 16: 65,536 B an iteration, 131,072 over
+     * the 2 waves, 32 MiB over the loop, more than the L2.  6 MiB of it
+     * is 48 iterations, within the window: 48. */
+    cr_expect_eq (run_marks_l2_window (&f, 1048576, 16), 48);
+    /* 1,000,000 B by iteration 16: 125,000 B; 6,291,456 / 125,000 =
+     * 50.33, so 51 iterations read what the L2 holds (50 read less). */
+    cr_expect_eq (run_marks_l2_window (&f, 1000000, 16), 51);
+    /* A window of 32 falls short of 48: twice that, 96, as the run
+     * affords 200. */
+    f.window = 32;
+    cr_expect_eq (run_marks_l2_window (&f, 1048576, 16), 96);
+    /* Half as much read, 65,536 B over the 2 waves: 96 iterations
+     * needed, twice that 192, but the run affords 150: 150. */
+    f.longest = 150;
+    cr_expect_eq (run_marks_l2_window (&f, 524288, 16), 150);
+    /* Affording 40, short of the 48 needed: no floor. */
+    f.longest = 40;
+    cr_expect_eq (run_marks_l2_window (&f, 1048576, 16), 0);
+    /* A loop that fits: with one wave to the reuse, 65,536 B an
+     * iteration over 64 iterations is 4 MiB, within 6 MiB: no floor. */
+    RunFirstWave fits = { .l2_bytes = 6291456, .iterations = 64,
+                          .window = 32, .longest = 64, .reuse = 1 };
+    cr_expect_eq (run_marks_l2_window (&fits, 1048576, 16), 0);
+    /* With 4 waves to the reuse it outgrows the L2 (16 MiB): 24. */
+    fits.reuse = 4;
+    cr_expect_eq (run_marks_l2_window (&fits, 1048576, 16), 24);
+    /* Nothing read yet, or a run that affords no window: no floor. */
+    cr_expect_eq (run_marks_l2_window (&fits, 0, 16), 0);
+    fits.longest = 0;
+    cr_expect_eq (run_marks_l2_window (&fits, 1048576, 16), 0);
+}
+
 
 /* Sampling where blocks differ: sgemm-1 at 200 on a 4-SM A6000 is 7 x 7
  * blocks, one an SM, 13 waves; its last block column has 8 of each

@@ -36,7 +36,7 @@
 #define SETTLED_FROM 16
 
 /* From this mark on, the first wave's reads from DRAM tell its loop's
- * (l2_window): before, the loads of the next iteration's tiles, in
+ * (run_marks_l2_window): before, the loads of the next iteration's tiles, in
  * flight, are a large part of them (kernels 7-9 at 2048 on 8 SMs: 21
  * MB for the loop at 4 iterations, 19 at 8, 18 at 16, against 17). */
 #define FOOTPRINT_FROM 8
@@ -63,8 +63,8 @@
  * just long enough, kernels 4-8 at 2048 on 8 SMs came out -2.9 to +5.4
  * % of exact (windows of 81 to 83), and -0.9 to +2.0 % with twice, as
  * far as the run affords (125 to 162). */
-static guint64
-l2_window (const RunFirstWave *f, double read, double leaders)
+guint64
+run_marks_l2_window (const RunFirstWave *f, double read, double leaders)
 {
     double l2 = (double) f->l2_bytes;
     double per = read / leaders * f->reuse;    /* an iteration's, reused */
@@ -95,9 +95,9 @@ first_wave_mark (RunFirstWave *f, guint64 i, Cycle at)
     f->at[1] = at;
     run_take_sample (f->gpu, &f->sample[1]);
     /* Where the loop outgrows the L2, the window reads at least as much
-     * (l2_window), and is never cut below that. */
+     * (run_marks_l2_window), and is never cut below that. */
     if (i >= FOOTPRINT_FROM && f->floor == 0 && !f->keep)
-        f->floor = MAX (l2_window (f, (double)
+        f->floor = MAX (run_marks_l2_window (f, (double)
                                    f->sample[1].loop.dram_read_bytes,
                                    probe_leaders (f->probe, 0)), 1);
     if (++f->n >= 2) {

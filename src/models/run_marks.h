@@ -70,6 +70,14 @@ typedef struct {
  * keeping it) may be cut to: twice the first mark it may settle at. */
 guint64 run_marks_shortest (guint64 window);
 
+/* The window a run whose first wave 'f' read 'read' bytes from DRAM by
+ * the time its blocks' leaders were 'leaders' iterations in is to have
+ * at least, so that its waves read what the L2 holds before a grid row
+ * on reads their data again; 0 for no such floor.  Pure: run_marks.c
+ * says how. */
+guint64 run_marks_l2_window (const RunFirstWave *f, double read,
+                             double leaders);
+
 /* probe_on_marks's call, 'ctx' a RunMarks: wave 'wave''s watched warps
  * have entered iteration 'i' by 'at'.  Settled early, or reading less
  * than the L2 holds where the loop reads more, the run goes on with a

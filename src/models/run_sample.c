@@ -490,7 +490,7 @@ first_wave_packs (const RunWindow *win, int d, int per_sm, guint64 tail,
  *    one row to the next, the window is not cut short of reading that
  *    much, and where it falls short it is lengthened in flight (or the
  *    run started again, watched) to twice that, as far as STEADY_BUDGET
- *    affords, if it affords that much (run_marks.c, l2_window): a
+ *    affords, if it affords that much (run_marks_l2_window): a
  *    shorter window's data wait in L2 for the next row, where the
  *    loop's would not.  Kernels 4-10 at 2048 on 8 SMs came out -6.2 to
  *    +4.6 % of exact with windows of 32 and 64, and -0.9 to +2.0 % with
@@ -623,7 +623,7 @@ run_sampled (const GpuSpec *spec, const KernInstance *k, RunResult *r,
                               &keep_window);
     /* A block's data are read again a grid row on (by_rows), so many
      * waves later; where the run's waves stop short of that, no
-     * window's data wait in L2 for them (run_marks.c, l2_window). */
+     * window's data wait in L2 for them (run_marks_l2_window). */
     double reuse = k->grid_y > 1 ? MAX (1.0, (double) k->grid_x /
                                                  (double) per_wave)
                                  : 1.0;
