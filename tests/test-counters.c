@@ -232,3 +232,48 @@ Test (counters, a_single_waves_stores_stay_in_l2)
     run_counters_bound_dram (&m, &b);
     cr_expect_eq (m.dram_write_bytes, (guint64) (2 * MIB));
 }
+
+/* Data exactly the L2's size fit it: read from DRAM once, nothing
+ * written back.  A 4 MiB footprint in a 4 MiB L2, extrapolated to 10
+ * MiB read and 1 MiB written: 4 MiB read, 0 written. */
+Test (counters, data_the_size_of_the_l2_fit_it)
+{
+    MemStats m = { .dram_read_bytes = (guint64) (10 * MIB),
+                   .dram_write_bytes = (guint64) (1 * MIB),
+                   .l2_sectors = (guint64) (20 * MIB / 32),
+                   .l2_dirtied_sectors = (guint64) (1 * MIB / 32) };
+    RunDramBounds b = { 4 * MIB, 4 * MIB, 32, 0, 3 };
+    run_counters_bound_dram (&m, &b);
+    cr_expect_eq (m.dram_read_bytes, (guint64) (4 * MIB));
+    cr_expect_eq (m.dram_write_bytes, 0);
+}
+
+/* By rows and by rate alike, all three shared-memory counts go by the
+ * blocks' rule, as the requests do (by_rows_adds_the_later_waves):
+ * requests, wavefronts and conflicts of 100, 300 and 50 in a run of 12
+ * blocks of 24, no shared memory in the first wave's loop: 200, 600
+ * and 100. */
+Test (counters, every_shared_memory_count_goes_by_the_blocks)
+{
+    RunSample run = { 0 }, all;
+    run.mem.smem_requests = 100;
+    run.mem.smem_wavefronts = 300;
+    run.mem.smem_conflicts = 50;
+    RunShape s = { .blocks = 24, .run = 12, .more = 10, .first_row = 4,
+                   .iterations = 20, .waves_past = 3, .per_wave = 4 };
+    for (int by_rate = 0; by_rate < 2; by_rate++) {
+        RunRates r = {
+            .first = span (0, 200, 100),
+            .first_mem = span (0, 200, 100),
+            .by_rows = !by_rate,
+            .by_rate = by_rate,
+            .later = span (0, 120, 40),
+            .bounds = span (500, 1100, 2),
+            .mem_bounds = span (500, 1100, 2),
+        };
+        run_counters (&all, &run, &s, &r);
+        cr_expect_eq (all.mem.smem_requests, 200, "by rate: %d", by_rate);
+        cr_expect_eq (all.mem.smem_wavefronts, 600, "by rate: %d", by_rate);
+        cr_expect_eq (all.mem.smem_conflicts, 100, "by rate: %d", by_rate);
+    }
+}

@@ -124,3 +124,63 @@ Test (evq, heap_order_at_scale)
     cr_assert_eq (o.runs, 5000);
     cr_assert (o.ok, "events ran out of order");
 }
+
+/* The same past the wheel's window (1024 cycles from 'now'), where
+ * events wait in the overflow heap: cycles 1024 .. 11023 from cycle 0,
+ * many sharing a cycle and a priority, come out in (cycle, priority,
+ * schedule order) too. */
+Test (evq, far_heap_order_at_scale)
+{
+    g_autoptr (EvqQueue) q = evq_new ();
+    Order o = { 0, 0, 0, TRUE };
+    guint64 x = 54321;
+    for (guint64 i = 0; i < 5000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        guint64 pri = (x >> 20) % EVQ_N_PRI;
+        evq_schedule (q, 1024 + (x >> 33) % 10000 / 4 * 4, (EvqPriority) pri,
+                      check_order, &o, pri << 32 | i);
+    }
+    evq_run (q);
+    cr_assert_eq (o.runs, 5000);
+    cr_assert (o.ok, "events ran out of order");
+}
+
+/* The window's edges, by hand (the wheel has 1024 slots, one a cycle,
+ * from 'now'): from cycle 0, an event at 1024 is the first one past the
+ * window (its slot is cycle 0's), and one at 2000 moves to the wheel
+ * only once 'now' is past 976 (2000 - 1024: at 976 itself its slot is
+ * 976's).  Each runs at its own cycle. */
+Test (evq, the_windows_edges)
+{
+    Ctx c = { evq_new (), g_string_new (NULL) };
+    const Cycle at[] = { 2000, 1024, 976, 0, 977 };
+    for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+        evq_schedule (c.q, at[i], EVQ_PRI_ISSUE, note, &c, at[i]);
+    evq_run (c.q);
+    cr_assert_str_eq (c.log->str, "0@0 976@976 977@977 1024@1024 2000@2000 ");
+    g_string_free (c.log, TRUE);
+    evq_free (c.q);
+}
+
+static void
+hop (void *ctx, guint64 arg, Cycle now)
+{
+    Ctx *c = ctx;
+    note (ctx, arg, now);
+    if (arg == 100)
+        evq_schedule (c->q, 1094, EVQ_PRI_ISSUE, note, c, 1094);
+}
+
+/* The search for the next busy slot wraps round the wheel: at cycle
+ * 100 (slot 100, in the 64-slot word of slots 64-127), an event at 1094
+ * is in slot 1094 - 1024 = 70, the same word, below 100: found last,
+ * 994 cycles on. */
+Test (evq, the_search_wraps_into_its_first_word)
+{
+    Ctx c = { evq_new (), g_string_new (NULL) };
+    evq_schedule (c.q, 100, EVQ_PRI_ISSUE, hop, &c, 100);
+    evq_run (c.q);
+    cr_assert_str_eq (c.log->str, "100@100 1094@1094 ");
+    g_string_free (c.log, TRUE);
+    evq_free (c.q);
+}

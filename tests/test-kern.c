@@ -752,21 +752,64 @@ Test (kern, sgemm11_lane_addresses)
      * 2 / (256/32) = 0, warpCol = 2, tRowW = 5 / (32/8) = 1, tColW =
      * 5 % 4 = 1.  First As read As1[0 + tRowW * TM] = 8192 + 8 * 4;
      * first Bs read Bs1[warpCol * WN + tColW * TN] = 32768 + 72 * 4.
-     * Each step reads 4 As float4 then 2 Bs float4; stage 0 has 96. */
+     * Each step reads 4 As float4 then 2 Bs float4; stage 0 has 96.
+     * The 4 As reads: WM = 128 in WMITER = 128 x 32 / (32 x 8 x 8) = 2
+     * subtiles of WSUBM = 64 rows, TM = 8 rows (2 float4) in each:
+     * As1[8 + m x 64 + 4h] for m, h = 0, 1.  The 2 Bs reads (WNITER =
+     * 1, TN = 8): Bs1[72 + 4h]. */
+    const guint64 want[] = { 8192 + 8 * 4, 8192 + 12 * 4, 8192 + 72 * 4,
+                             8192 + 76 * 4, 32768 + 72 * 4, 32768 + 76 * 4 };
     g_autoptr (InstrStream) t = kern_open_warp (k, 1, 2);
     int lds = 0;
     while ((in = instr_stream_next (t)) != NULL) {
         if (in->op != INSTR_LDS)
             continue;
-        if (lds == 96)
-            cr_assert_eq (instr_lane_addr (in, 5), 8192 + 8 * 4);
-        if (lds == 100) {
-            cr_assert_eq (instr_lane_addr (in, 5), 32768 + 72 * 4);
+        if (lds >= 96)
+            cr_assert_eq (instr_lane_addr (in, 5), want[lds - 96],
+                          "read %d of the step: %" G_GUINT64_FORMAT, lds - 96,
+                          instr_lane_addr (in, 5));
+        if (lds == 101)
             break;
-        }
         lds++;
     }
-    cr_assert_eq (lds, 100);
+    cr_assert_eq (lds, 101);
+}
+
+/* The epilogue's stores of C cover the block's tile once: sgemm-11 at
+ * 256 on the A6000 (BM 128 x BN 256, 256 threads of 2 subtiles x 8 x
+ * 8 results: 128 x 256 = 32,768 floats), block 0 (cRow 0, cCol 0), each
+ * STG a float4 a lane.  C[0][0] is the lowest address stored; from it,
+ * every float must fall in rows 0..127 and columns 0..255 of the 256
+ * wide C, and none twice. */
+Test (kern, sgemm11_stores_each_result_once)
+{
+    g_autoptr (Preset) p = tu_preset ("a6000");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-11", 256, NULL);
+    g_autoptr (GArray) addr = g_array_new (FALSE, FALSE, sizeof (guint64));
+    guint64 c0 = G_MAXUINT64;
+    for (int w = 0; w < 8; w++) {
+        g_autoptr (InstrStream) s = kern_open_warp (k, 0, w);
+        const Instr *in;
+        while ((in = instr_stream_next (s)) != NULL) {
+            if (in->op != INSTR_STG)
+                continue;
+            cr_assert_eq (in->width, 16);
+            for (int lane = 0; lane < 32; lane++) {
+                guint64 a = instr_lane_addr (in, lane);
+                g_array_append_val (addr, a);
+                c0 = MIN (c0, a);
+            }
+        }
+    }
+    cr_assert_eq (addr->len * 4, 128 * 256, "%u float4 stores", addr->len);
+    g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+    for (guint i = 0; i < addr->len; i++)
+        for (guint64 j = 0; j < 4; j++) {
+            guint64 f = (g_array_index (addr, guint64, i) - c0) / 4 + j;
+            cr_assert_lt (f / 256, 128, "row %" G_GUINT64_FORMAT, f / 256);
+            g_hash_table_add (seen, GSIZE_TO_POINTER (f + 1));
+        }
+    cr_expect_eq (g_hash_table_size (seen), 128 * 256);
 }
 
 /* K / BK odd: the loop's last step has no stage 1.  Size 96 with 32 x

@@ -392,6 +392,82 @@ Test (memhier, mirrors_carry_the_whole_gpus_traffic)
                "is %.0f GB/s", bw, s->device.dram_stream_gbs);
 }
 
+/* The blocks a run handed out: to the SM in full, and to its mirror. */
+typedef struct {
+    Instr prog[1];               /* one shared load; EXIT at the end */
+    GString *own;
+    GString *mirrored;
+} Dealt;
+
+static InstrStream *
+open_dealt (void *ctx, guint64 block, int warp)
+{
+    Dealt *d = ctx;
+    (void) warp;
+    g_string_append_printf (d->own, "%" G_GUINT64_FORMAT " ", block);
+    return instr_array_stream_new (d->prog, 1, 1);
+}
+
+static InstrStream *
+open_dealt_mirror (void *ctx, guint64 block, int warp)
+{
+    Dealt *d = ctx;
+    (void) warp;
+    g_string_append_printf (d->mirrored, "%" G_GUINT64_FORMAT " ", block);
+    return instr_lg_stream_new (instr_array_stream_new (d->prog, 1, 1));
+}
+
+/* Deal 6 one-warp blocks, 2 resident an SM, to a 2-SM A100 whose SM 1
+ * mirrors SM 0; the blocks each took, in order, and the shared-memory
+ * requests counted. */
+static guint64
+deal (gboolean pack, Dealt *d)
+{
+    const char *const two_sms[] = { "device.sm_count=2", NULL };
+    g_autoptr (Preset) p = load ("a100", two_sms);
+    instr_init (&d->prog[0], INSTR_LDS);
+    d->prog[0].dst = 4;
+    d->prog[0].src[0] = 2;
+    d->prog[0].width = 4;
+    d->prog[0].addr_mode = INSTR_ADDR_STRIDE;
+    d->prog[0].addr_stride = 4;
+    d->own = g_string_new (NULL);
+    d->mirrored = g_string_new (NULL);
+    GpuWorkload w = { .n_blocks = 6, .threads_per_block = 32, .max_blocks = 2,
+                      .l1_bytes = 64 * 1024, .open_warp = open_dealt, .ctx = d,
+                      .detailed_sms = 1, .open_mirror = open_dealt_mirror,
+                      .pack_last_wave = pack };
+    g_autoptr (Gpu) gpu = gpu_new (preset_spec (p), &w);
+    gpu_run (gpu);
+    MemStats m;
+    gpu_mem_stats (gpu, &m);
+    return m.smem_requests;
+}
+
+/* The dispatcher with a mirror (gpu.c), by hand: 6 blocks, 2 SMs of 2
+ * blocks each.  The first wave goes round robin, block round x 2 + SM:
+ * SM 0 takes 0 and 2, its mirror 1 and 3.  Round robin on, SM 0 takes
+ * 4 and the mirror 5.  Packing the partial last wave (6 / (2 x 2) = 1
+ * full wave), the SMs take its blocks 2 at a time from 4 + 2 x SM: SM 0
+ * blocks 4 and 5, the mirror none (6 and 7 are past the grid).  Either
+ * way the shared-memory requests, which only SM 0 plays, are scaled by
+ * all blocks over SM 0's (3 of 3 mirrored, or 2 of 4): one per block,
+ * 6. */
+Test (memhier, the_dispatcher_deals_blocks_round_robin_or_packed)
+{
+    Dealt d;
+    cr_expect_eq (deal (FALSE, &d), 6);
+    cr_expect_str_eq (d.own->str, "0 2 4 ");
+    cr_expect_str_eq (d.mirrored->str, "1 3 5 ");
+    g_string_free (d.own, TRUE);
+    g_string_free (d.mirrored, TRUE);
+    cr_expect_eq (deal (TRUE, &d), 6);
+    cr_expect_str_eq (d.own->str, "0 2 4 5 ");
+    cr_expect_str_eq (d.mirrored->str, "1 3 ");
+    g_string_free (d.own, TRUE);
+    g_string_free (d.mirrored, TRUE);
+}
+
 /* One warp copying 1 MB: each iteration waits a DRAM round trip for its
  * load (about 550 cycles for 128 bytes): far below the bandwidth. */
 Test (memhier, one_warp_does_not_saturate)
@@ -496,6 +572,110 @@ Test (memhier, a_miss_waits_for_the_first_slot_to_free)
     three_misses (3, &a, &b, &c);
     cr_expect_lt (c, 10000 + 2 + dram + dram / 2,
                   "a free slot: C at once, back %" G_GUINT64_FORMAT, c);
+}
+
+/* A sector on its way makes the loads that find it wait for it, in L1
+ * and in L2 alike.  On the a6000, one lane's load of a cold line A from
+ * SM 0 at 100 misses L1 and L2: its sector comes from DRAM, back at
+ * some 'a' >= 100 + 556 (the DRAM latency), and is filled into both
+ * with that cycle.  At 101:
+ * - SM 0 loads A again: an L1 hit, but on a sector not there before
+ *   'a' -- back at 'a', not at 101 + 33 (the L1 hit latency);
+ * - SM 1 loads A: an L1 miss and an L2 hit on the same sector, back at
+ *   'a' too, not at 101 + 250 (the L2 hit latency). */
+Test (memhier, a_hit_on_a_sector_on_its_way_waits_for_it)
+{
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    const GpuSpec *spec = preset_spec (p);
+    for (int sm = 0; sm < 2; sm++) {
+        g_autoptr (EvqQueue) q = evq_new ();
+        g_autoptr (MemSys) mem = memhier_new (spec, q, 2, 64 * 1024);
+        Instr in[2];
+        MemRequest req[2];
+        Cycle back[2] = { 0, 0 };
+        for (int k = 0; k < 2; k++) {
+            one_lane_load (&in[k], 0x10000000);
+            req[k] = (MemRequest) { .instr = &in[k], .sm = k == 0 ? 0 : sm,
+                                    .done = record_back, .ctx = &back[k] };
+            mem_access (mem, &req[k], 100 + (Cycle) k);
+        }
+        evq_run (q);
+        cr_expect_geq (back[0], 100 + (Cycle) spec->mem.dram_latency_cycles,
+                       "the first from DRAM: %" G_GUINT64_FORMAT, back[0]);
+        cr_expect_eq (back[1], back[0], "SM %d's second load back at %"
+                      G_GUINT64_FORMAT ", the sector at %" G_GUINT64_FORMAT,
+                      sm, back[1], back[0]);
+    }
+}
+
+/* A store dirties in L2 only the sectors that were clean: each dirtied
+ * sector is one write-back to come (memhier.h), however often it is
+ * written.  On the a6000, one lane's 4-byte store to a line, twice,
+ * then one to the next sector of the line: 3 store sectors, 3 to L2,
+ * 2 sectors dirtied. */
+Test (memhier, a_sector_stored_twice_is_dirtied_once)
+{
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 1, 64 * 1024);
+    const guint64 addr[] = { 0x10000, 0x10000, 0x10020 };
+    for (int k = 0; k < 3; k++) {
+        Instr in;
+        one_lane_load (&in, addr[k]);
+        in.op = INSTR_STG;
+        in.dst = INSTR_NO_REG;
+        in.src[0] = 2;
+        MemRequest req = { .instr = &in, .sm = 0 };
+        mem_access (mem, &req, 100 + 1000 * (Cycle) k);
+        evq_run (q);
+    }
+    MemStats m;
+    memhier_stats (mem, &m);
+    cr_expect_eq (m.store_requests, 3);
+    cr_expect_eq (m.store_sectors, 3);
+    cr_expect_eq (m.l2_sectors, 3);
+    cr_expect_eq (m.l2_dirtied_sectors, 2);
+    cr_expect_eq (m.dram_read_bytes, 0);
+}
+
+/* Where stores do not allocate in L1 (the a6000's l1_store_allocate =
+ * false), a store whose sectors L1 holds all leaves the line there; one
+ * that finds only some of them drops the line, the others too.  By
+ * hand, one-lane loads of sector 0 of a line, each after a store:
+ *   load sector 0          cold: to L2 and DRAM (32 B)
+ *   store sector 0         all there: the line stays
+ *   load sector 0          an L1 hit
+ *   store sectors 0 and 1  sector 1 missing: the line is dropped
+ *   load sector 0          an L1 miss; L2 has it (no DRAM)
+ * In all 3 load sectors, 1 hit, 2 + 3 stored = 5 sectors to L2, 32 B
+ * from DRAM. */
+Test (memhier, a_store_that_finds_part_of_its_sectors_drops_the_line)
+{
+    g_autoptr (Preset) p = load ("a6000", NULL);
+    cr_assert_not (preset_spec (p)->mem.l1_store_allocate);
+    g_autoptr (EvqQueue) q = evq_new ();
+    g_autoptr (MemSys) mem = memhier_new (preset_spec (p), q, 1, 64 * 1024);
+    const guint32 stored[] = { 0, 0x1, 0, 0x3, 0 };   /* lanes; 0: a load */
+    for (int k = 0; k < 5; k++) {
+        Instr in;
+        one_lane_load (&in, 0x10000);
+        if (stored[k] != 0) {
+            in.op = INSTR_STG;
+            in.dst = INSTR_NO_REG;
+            in.active = stored[k];
+            in.addr_stride = 32;      /* lane 1 in sector 1 */
+        }
+        MemRequest req = { .instr = &in, .sm = 0 };
+        mem_access (mem, &req, 100 + 1000 * (Cycle) k);
+        evq_run (q);
+    }
+    MemStats m;
+    memhier_stats (mem, &m);
+    cr_expect_eq (m.load_sectors, 3);
+    cr_expect_eq (m.l1_hit_sectors, 1);
+    cr_expect_eq (m.store_sectors, 3);
+    cr_expect_eq (m.l2_sectors, 5);
+    cr_expect_eq (m.dram_read_bytes, 32);
 }
 
 /* A warp's load of 'lanes' consecutive floats from 'addr'. */

@@ -952,3 +952,223 @@ Test (sm, full_queue_throttles)
     g_array_free (r.issues, TRUE);
     g_free (w);
 }
+
+/* ------------------------------------------------------------------ */
+/* Dependences, counters and barriers by hand                          */
+
+/* The issue cycle of the first instruction 'op' of warp slot 'slot'
+ * (CYCLE_NEVER: none). */
+static Cycle
+issued_at (const Run *r, int slot, InstrOp op)
+{
+    for (guint i = 0; i < r->issues->len; i++) {
+        const Issue *is = &g_array_index (r->issues, Issue, i);
+        if (is->slot == slot && is->op == op)
+            return is->at;
+    }
+    return CYCLE_NEVER;
+}
+
+/* The scoreboard reads every source, the third too, and every
+ * register a wide destination writes (no write may overtake a pending
+ * one).  One warp, a100, global memory 100 cycles:
+ *   i0 LDG  R5 <- [R2]          issues at 0, R5 back at 100
+ *   i1 FFMA R7 = R1 R2 R5       R5 is its third source: at 100
+ *   i2 LDG  R9 <- [R2]          at 101, R9 back at 201
+ *   i3 MOV  R8x2                writes R8 and R9: waits for R9, at 201
+ *   i4 LDG  R253x2 <- [R2]      at 202: R253 and R254 back at 302
+ *   i5 FFMA R6 = R1 R2 R254     the run's last register: at 302
+ *   EXIT                        at 303; the warp retires at 304.
+ * Reading two sources only, i1 would go at 1; checking only a wide
+ * destination's first register, i3 at 102. */
+Test (sm, scoreboard_reads_every_source_and_destination)
+{
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    add (w, 0, INSTR_LDG, 5, 2, NR, NR);
+    add (w, 0, INSTR_FFMA, 7, 1, 2, 5);
+    add (w, 0, INSTR_LDG, 9, 2, NR, NR);
+    add (w, 0, INSTR_MOV, 8, NR, NR, NR)->n_dst = 2;
+    Instr *wide = add (w, 0, INSTR_LDG, 253, 2, NR, NR);
+    wide->n_dst = 2;
+    wide->width = 8;
+    add (w, 0, INSTR_FFMA, 6, 1, 2, 254);
+    run ("a100", NULL, w, 32, 1, 100, 10, &r);
+    cr_assert_eq (r.issues->len, 7);
+    const Cycle at[] = { 0, 100, 101, 201, 202, 302, 303 };
+    for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+        cr_expect_eq (g_array_index (r.issues, Issue, k).at, at[k],
+                      "instruction %u at %" G_GUINT64_FORMAT, k,
+                      g_array_index (r.issues, Issue, k).at);
+    cr_expect_eq (r.stats.cycles, 304);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* Compiler dependence counters (Instr.ctrl): a result on its way holds
+ * its counter; an instruction whose wait mask names it waits, as for a
+ * global result (long_scoreboard) or a shared one (short), by the kind
+ * of the instruction that raised it.  One warp, a100, every stall
+ * count 1, global memory 100 cycles, shared 20:
+ *   i0 LDG  R4, raises counter 0        issues at 0, back at 100
+ *   i1 FFMA, waits on counter 0         at 100: long_scoreboard 1..100
+ *   i2 LDS  R6, raises counter 5        at 101, back at 121
+ *   i3 FFMA, waits on counter 5         at 121: short_scoreboard 102..121
+ *   EXIT                                at 122, retires at 123.
+ * Selected 5 cycles, long 99, short 19: 123 in all. */
+Test (sm, dependence_counters_by_hand)
+{
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    const struct { InstrOp op; int dst, sb, wait; } prog[] = {
+        { INSTR_LDG, 4, 0, 0 }, { INSTR_FFMA, 7, INSTR_NO_SB, 1u << 0 },
+        { INSTR_LDS, 6, 5, 0 }, { INSTR_FFMA, 8, INSTR_NO_SB, 1u << 5 },
+    };
+    for (guint k = 0; k < G_N_ELEMENTS (prog); k++) {
+        Instr *in = add (w, 0, prog[k].op, prog[k].dst, 2, NR, NR);
+        in->ctrl = 1;
+        in->stall = 1;
+        in->wr_sb = (guint8) prog[k].sb;
+        in->wait_mask = (guint8) prog[k].wait;
+    }
+    run ("a100", NULL, w, 32, 1, 100, 20, &r);
+    cr_assert_eq (r.issues->len, 5, "%u issues", r.issues->len);
+    const Cycle at[] = { 0, 100, 101, 121, 122 };
+    for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+        cr_expect_eq (g_array_index (r.issues, Issue, k).at, at[k],
+                      "instruction %u at %" G_GUINT64_FORMAT, k,
+                      g_array_index (r.issues, Issue, k).at);
+    cr_expect_eq (r.stats.warp_cycles[STALL_LONG_SCOREBOARD], 99);
+    cr_expect_eq (r.stats.warp_cycles[STALL_SHORT_SCOREBOARD], 19);
+    cr_expect_eq (r.stats.warp_cycles[STALL_SELECTED], 5);
+    cr_expect_eq (r.stats.cycles, 123);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* A stall count of 2 holds the next instruction 2 cycles.  Ten
+ * independent MOVs, each with stall count 2, on one sub-partition with
+ * a 32-lane ALU (which takes a MOV every cycle): MOV k at 2k, EXIT at
+ * 20, retired at 21. */
+Test (sm, a_stall_count_of_two_holds_two_cycles)
+{
+    const char *sets[] = { "sm.sub_partitions=1", "sm.fp32_lanes=16",
+                           "pipe.alu_lanes=32", NULL };
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    for (int k = 0; k < 10; k++) {
+        Instr *in = add (w, 0, INSTR_MOV, 10 + k, NR, NR, NR);
+        in->ctrl = 1;
+        in->stall = 2;
+    }
+    run ("a100", sets, w, 32, 1, 10, 10, &r);
+    cr_assert_eq (r.issues->len, 11);
+    for (guint k = 0; k < r.issues->len; k++)
+        cr_expect_eq (g_array_index (r.issues, Issue, k).at, (Cycle) (2 * k),
+                      "instruction %u at %" G_GUINT64_FORMAT, k,
+                      g_array_index (r.issues, Issue, k).at);
+    cr_expect_eq (r.stats.cycles, 21);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* A warp that exits no longer holds the others at a barrier.  Two warps
+ * of one block, a100: warp 0 arrives at BAR at 0; warp 1 runs 10
+ * dependent FFMAs (0, 4, ... 36) and exits at 37 without reaching it.
+ * The barrier then holds no one: warp 0's FFMA goes at 38 (barrier
+ * 1..38, 37 cycles), its EXIT at 39, and it retires at 40.  The block
+ * is resident 0..40: 40 active cycles. */
+Test (sm, an_exit_releases_the_barrier)
+{
+    Work *w = work_new (2, 1, 1);
+    Run r;
+    add (w, 0, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 0, INSTR_FFMA, 7, 1, 2, 3);
+    for (int k = 0; k < 10; k++)
+        add (w, 1, INSTR_FFMA, 0, 0, 1, 2);
+    run ("a100", NULL, w, 64, 1, 10, 10, &r);
+    cr_expect_eq (issued_at (&r, 1, INSTR_EXIT), 37);
+    cr_expect_eq (issued_at (&r, 0, INSTR_FFMA), 38);
+    cr_expect_eq (r.stats.warp_cycles[STALL_BARRIER], 37);
+    cr_expect_eq (r.stats.cycles, 40);
+    cr_expect_eq (r.stats.active_cycles, 40);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* A full MIO queue holds warps back as mio_throttle, not as a math
+ * pipe: 32 warps of nothing but independent shared loads (4 an
+ * iteration, 25 iterations) into the a100's 20-deep queue, which takes
+ * one a cycle: 3,200 loads want more than the 20 places and the 4
+ * sub-partitions' rate allows, so warps wait for the queue; with no
+ * arithmetic at all, none waits for a math pipe, nor for the LG
+ * queue. */
+Test (sm, a_full_mio_queue_throttles)
+{
+    Work *w = work_new (1, 25, 1);
+    Run r;
+    for (int k = 0; k < 4; k++)
+        add (w, 0, INSTR_LDS, 4 + k, 2, NR, NR);
+    run ("a100", NULL, w, 1024, 1, 20, 10, &r);
+    cr_expect_gt (r.stats.warp_cycles[STALL_MIO_THROTTLE], 0);
+    cr_expect_eq (r.stats.warp_cycles[STALL_MATH_PIPE], 0);
+    cr_expect_eq (r.stats.warp_cycles[STALL_LG_THROTTLE], 0);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}
+
+/* Another sub-partition's load holds the rate through its own cycle and
+ * the interval after it, and no longer.  As memory_issue_rate_after_a_
+ * single_load, but sub-partition 1 runs 9 FFMAs, so its load goes at 9,
+ * and in cycle 9 it looks before sub-partition 0 (9 mod 4 = 1; the
+ * a6000 has 4).  Sub-partition 0, alone for its loads 0-8 (at 0-8),
+ * owes: its 'mem_due' after load 8 is 14 (each alone moves it 2 on, at
+ * most 6 past the load), so with slack (5 - 1)(2 - 1) = 4 it may go at
+ * 10 on its own account; sub-partition 1's load counts through 9 + 2 =
+ * 11, so load 9 goes at MIN (10, 12) = 10.  'mem_due' is then
+ * MIN (14 + 2, 10 + 6) = 16: load 10 at MIN (16 - 4, 12) = 12.  From
+ * then on it is alone: load 11 at 13. */
+Test (sm, memory_issue_rate_holds_while_another_load_counts)
+{
+    Work *w = work_new (2, 1, 1);
+    for (int k = 0; k < 20; k++)
+        add (w, 0, INSTR_LDS, 10 + k, 2, NR, NR);
+    for (int k = 0; k < 9; k++)
+        add (w, 1, INSTR_FFMA, 40 + k, NR, NR, NR);
+    add (w, 1, INSTR_LDS, 60, 2, NR, NR);
+    Cycle at[4][20];
+    int n[4];
+    memory_issue_times (w, 2, at, n);
+    g_free (w);
+    cr_assert (n[0] == 20 && n[1] == 1, "%d and %d loads", n[0], n[1]);
+    cr_expect_eq (at[1][0], 9);
+    for (int k = 0; k < 9; k++)
+        cr_expect_eq (at[0][k], (Cycle) k, "load %d at %" G_GUINT64_FORMAT, k,
+                      at[0][k]);
+    cr_expect_eq (at[0][9], 10, "load 9 at %" G_GUINT64_FORMAT, at[0][9]);
+    cr_expect_eq (at[0][10], 12, "load 10 at %" G_GUINT64_FORMAT, at[0][10]);
+    cr_expect_eq (at[0][11], 13, "load 11 at %" G_GUINT64_FORMAT, at[0][11]);
+}
+
+/* A warp not selected, then held by a busy pipe, is charged each for
+ * its own cycles.  Two warps on one sub-partition of 16 FP32 lanes (a
+ * warp's FFMA holds the pipe 2 cycles), each one FFMA and EXIT: at 0
+ * both are eligible and one issues; the other is not selected at 0,
+ * held by the pipe at 1 (math_pipe_throttle), issues its FFMA at 2 and
+ * EXIT at 3, retiring at 4.  The first: FFMA 0, EXIT 1, retired at 2.
+ * Selected 4 cycles, not selected 1, math pipe 1: 6 in all. */
+Test (sm, not_selected_then_held_by_the_pipe)
+{
+    const char *sets[] = { "sm.sub_partitions=1", "sm.fp32_lanes=16", NULL };
+    Work *w = work_new (1, 1, 1);
+    Run r;
+    add (w, 0, INSTR_FFMA, 7, 1, 2, 3);
+    run ("a100", sets, w, 64, 1, 10, 10, &r);
+    cr_expect_eq (r.stats.warp_cycles[STALL_SELECTED], 4);
+    cr_expect_eq (r.stats.warp_cycles[STALL_NOT_SELECTED], 1);
+    cr_expect_eq (r.stats.warp_cycles[STALL_MATH_PIPE], 1);
+    cr_expect_eq (r.stats.cycles, 4);
+    cr_expect_eq (r.lifetimes, 6);
+    g_array_free (r.issues, TRUE);
+    g_free (w);
+}

@@ -216,6 +216,39 @@ Test (trace, bad_lines_name_the_field)
     parse_fails ("LDG R0 R1 RZ RZ w=4 a=100+4 A=1", "given twice");
 }
 
+/* Each field's range is refused one past its edge and taken at it
+ * (traces/FORMAT.md): stall 0..15, yield 0 or 1, wait mask 0..3f (6
+ * counters), a destination run R0..R254 (R255 is RZ), exactly 32 lane
+ * addresses, a signed difference with digits, 'w=' on memory
+ * operations only, and 1, 2, 4, 8 or 16 bytes a lane. */
+Test (trace, each_fields_range_ends_where_the_format_says)
+{
+    Instr in;
+    parse_fails ("FADD R0 R1 RZ RZ c=0/2/-/0", "field 'c=0/2/-/0'");
+    cr_assert (trace_line_parse ("FADD R0 R1 RZ RZ c=15/1/5/3f", &in, NULL));
+    cr_assert_eq (in.yield, 1);
+    cr_assert_eq (in.wait_mask, 0x3f);
+    parse_fails ("FADD R0 R1 RZ RZ c=0/0/-/40", "field 'c=0/0/-/40'");
+    parse_fails ("LDG R254x2 R1 RZ RZ w=8 a=100+8", "runs past R254");
+    cr_assert (trace_line_parse ("LDG R253x2 R1 RZ RZ w=8 a=100+8", &in, NULL));
+    cr_assert_eq (in.dst, 253);
+    cr_assert_eq (in.n_dst, 2);
+    g_autoptr (GString) a = g_string_new ("LDG R0 R1 RZ RZ w=4 A=100");
+    for (int lane = 1; lane < 31; lane++)
+        g_string_append (a, ",+4");
+    parse_fails (a->str, "field 'A': 31 addresses, expected 32");
+    g_string_append (a, ",+4");
+    cr_assert (trace_line_parse (a->str, &in, NULL));
+    cr_assert_eq (in.addr[31], 0x100 + 31 * 4);
+    parse_fails ("LDG R0 R1 RZ RZ w=4 a=100+", "field 'a=100+'");
+    parse_fails ("LDG R0 R1 RZ RZ w=4 A=100,+,+4", "field 'A': lane 1");
+    parse_fails ("FADD R0 R1 RZ RZ w=4", "only memory operations");
+    /* Bytes per lane: a power of two up to 16 (LDG.128). */
+    cr_assert (trace_line_parse ("LDG R0x4 R1 RZ RZ w=16 a=100+16", &in, NULL));
+    cr_assert_eq (in.width, 16);
+    parse_fails ("LDG R0x4 R1 RZ RZ w=32 a=100+32", "field 'w=32'");
+}
+
 /* Every warp of 'k' and of its trace 't', the main loop cut to
  * 'iterations', gives the same instructions. */
 static void

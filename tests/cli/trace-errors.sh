@@ -174,6 +174,31 @@ contains "$work/err" "a sampled run was asked for, but the launch has no main lo
 expect_fail 2 "$SMSIM" trace replay "$work/empty.trace" --window 4
 contains "$work/err" "no main loop a sampled run can cut"
 
+# Sections by hand: one warp, 2 iterations, records of its 'W 0' line
+# alone (4 bytes) but the epilogue's (21, with EXIT).  hand FIRST SECOND
+# LOOP: the iterations' section lines say FIRST and SECOND, and the
+# first iteration's record is LOOP.
+hand() {
+    printf 'smsim-trace 1\ngpu a6000\nkernel pchase\nsize 16\n'
+    printf 'param WS 16384\nparam STRIDE 128\ngrid 1 1\nblock 32\nregs 16\n'
+    printf 'smem 0 0\nflops 0\niterations 2\nrecords\nB 0 4\nW 0\n'
+    printf '%s\n%s\n%s\nW 0\n' "$1" "$3" "$2"
+    printf 'E 21\nW 0\nEXIT RZ RZ RZ RZ\nend\n'
+}
+hand 'I 0 4' 'I 1 4' 'W 0' >"$work/hand.trace"
+"$SMSIM" trace info "$work/hand.trace" >/dev/null 2>"$work/err" ||
+    fail "the hand-made trace is refused: $(cat "$work/err")"
+# The second iteration numbered as the first.
+hand 'I 0 4' 'I 0 4' 'W 0' >"$work/iter.trace"
+bad "$work/iter.trace" "line 18: expected 'I 1 ...' (main-loop iteration 1 of block 0"
+# EXIT ending a loop record (21 bytes, as the epilogue's).
+hand 'I 0 21' 'I 1 4' 'W 0
+EXIT RZ RZ RZ RZ' >"$work/exit.trace"
+bad "$work/exit.trace" "EXIT before the end of the warp's epilogue"
+# A record length past 2^30 (FORMAT.md's bound), 2^30 + 1.
+hand 'I 0 1073741825' 'I 1 4' 'W 0' >"$work/huge.trace"
+bad "$work/huge.trace" "line 16: 'I 0 1073741825': a section line must be"
+
 # A header grid larger than the file's blocks: pmpp-tiled at 32 with
 # tiles of 8 is 4 x 4 blocks; a header of 4 x 5 runs out at block 16.
 sed 's/^grid 4 4$/grid 4 5/' "$good" >"$work/grid.trace"
