@@ -26,6 +26,8 @@ typedef struct {
     Instr prog[MAX_PROGS][MAX_LEN];
     gsize len[MAX_PROGS];
     int n_progs;          /* warp k of a block runs program k % n_progs */
+    int per_block;        /* if not 0: warp k of block b runs program
+                           * b x per_block + k */
     guint64 repeat;
     guint64 blocks;
     guint64 next;
@@ -91,8 +93,8 @@ static InstrStream *
 open_warp (void *ctx, guint64 block, int warp)
 {
     Work *w = ctx;
-    int p = warp % w->n_progs;
-    (void) block;
+    int p = w->per_block ? (int) block * w->per_block + warp
+                         : warp % w->n_progs;
     return instr_array_stream_new (w->prog[p], w->len[p], w->repeat);
 }
 
@@ -967,6 +969,52 @@ issued_at (const Run *r, int slot, InstrOp op)
             return is->at;
     }
     return CYCLE_NEVER;
+}
+
+/* A barrier releases its own block's warps only.  A warp that exits
+ * gives up its slot at once, while its block runs on, and a block
+ * launched later may take that slot.  a100, 64-thread blocks, 2
+ * resident, 3 blocks:
+ *   block 0: warp 0 exits at once; warp 1 runs 20 dependent FFMAs
+ *            (4 cycles each: some 80), then BAR;
+ *   block 1: 5 FFMAs a warp, and retires; block 2 takes its place and
+ *            the slot block 0's warp 0 left;
+ *   block 2: warp 0 arrives at BAR at once, then an IADD3; warp 1 runs
+ *            50 dependent FFMAs (some 200 cycles), then BAR.
+ * Block 0's barrier completes when its warp 1 arrives (its warp 0 has
+ * exited), near cycle 80; block 2's only when its own warp 1 arrives,
+ * past cycle 200.  The IADD3 issues after that BAR, not at block 0's. */
+Test (sm, a_barrier_releases_its_own_block_only)
+{
+    g_autofree Work *w = work_new (6, 1, 3);
+    w->per_block = 2;
+    add (w, 0, INSTR_EXIT, NR, NR, NR, NR);
+    for (int k = 0; k < 20; k++)
+        add (w, 1, INSTR_FFMA, 0, 0, 1, 2);
+    add (w, 1, INSTR_BAR, NR, NR, NR, NR);
+    for (int p = 2; p < 4; p++)
+        for (int k = 0; k < 5; k++)
+            add (w, p, INSTR_FFMA, 0, 0, 1, 2);
+    add (w, 4, INSTR_BAR, NR, NR, NR, NR);
+    add (w, 4, INSTR_IADD3, 9, 1, 2, 3);
+    for (int k = 0; k < 50; k++)
+        add (w, 5, INSTR_FFMA, 0, 0, 1, 2);
+    add (w, 5, INSTR_BAR, NR, NR, NR, NR);
+    Run r;
+    run ("a100", NULL, w, 64, 2, 10, 10, &r);
+    Cycle iadd = CYCLE_NEVER, last_bar = 0;
+    for (guint i = 0; i < r.issues->len; i++) {
+        const Issue *is = &g_array_index (r.issues, Issue, i);
+        if (is->op == INSTR_IADD3)
+            iadd = is->at;
+        if (is->op == INSTR_BAR)
+            last_bar = MAX (last_bar, is->at);
+    }
+    cr_assert_geq (last_bar, 200, "block 2's warp 1 at BAR at %" G_GUINT64_FORMAT,
+                   last_bar);
+    cr_expect_gt (iadd, last_bar, "IADD3 at %" G_GUINT64_FORMAT ", the last BAR at %"
+                  G_GUINT64_FORMAT, iadd, last_bar);
+    g_array_free (r.issues, TRUE);
 }
 
 /* The scoreboard reads every source, the third too, and every

@@ -546,7 +546,10 @@ barrier_release (Sm *sm, Block *b, Cycle at)
     b->arrived = 0;
     for (int k = 0; k < sm->warps_per_block; k++) {
         Warp *w = &sm->warps[b->slots[k]];
-        if (w->exited || w->blocked != STALL_BARRIER)
+        /* A warp of the block that exited and retired left its slot to
+         * whichever block launched next, maybe one at its own barrier. */
+        if (&sm->blocks[w->block] != b || w->exited ||
+            w->blocked != STALL_BARRIER)
             continue;
         warp_evaluate (w);
         sp_open (sm, w);
