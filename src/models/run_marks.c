@@ -36,8 +36,8 @@
 #define SETTLED_FROM 16
 
 /* From this mark on, the first wave's reads from DRAM tell its loop's
- * (run_marks_l2_window): before, the loads of the next iteration's tiles, in
- * flight, are a large part of them (kernels 7-9 at 2048 on 8 SMs: 21
+ * (run_marks_l2_window): before, the loads of the next iteration's
+ * tiles, in flight, are a large part of them (kernels 7-9 at 2048 on 8 SMs: 21
  * MB for the loop at 4 iterations, 19 at 8, 18 at 16, against 17). */
 #define FOOTPRINT_FROM 8
 
@@ -98,8 +98,8 @@ first_wave_mark (RunFirstWave *f, guint64 i, Cycle at)
      * (run_marks_l2_window), and is never cut below that. */
     if (i >= FOOTPRINT_FROM && f->floor == 0 && !f->keep)
         f->floor = MAX (run_marks_l2_window (f, (double)
-                                   f->sample[1].loop.dram_read_bytes,
-                                   probe_leaders (f->probe, 0)), 1);
+                                             f->sample[1].loop.dram_read_bytes,
+                                             probe_leaders (f->probe, 0)), 1);
     if (++f->n >= 2) {
         double slope = (double) (f->at[1] - f->at[0]) /
                        (double) (f->iteration[1] - f->iteration[0]);
