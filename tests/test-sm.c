@@ -491,6 +491,16 @@ Test (sm, barrier_releases_at_the_last_arrival)
 /* ------------------------------------------------------------------ */
 /* Scheduler policies                                                  */
 
+/* The slots of the run's issues, in issue order, as digits. */
+static GString *
+issue_slots (const Run *r)
+{
+    GString *s = g_string_new (NULL);
+    for (guint i = 0; i < r->issues->len; i++)
+        g_string_append_printf (s, "%d", g_array_index (r->issues, Issue, i).slot);
+    return s;
+}
+
 /* Three warps on one sub-partition, each 3 independent MOVs and EXIT,
  * with a 32-lane ALU so the pipe never holds anyone back. */
 static GString *
@@ -502,12 +512,10 @@ order (const char *policy)
                            "pipe.alu_lanes=32", set, NULL };
     Work *w = work_new (1, 1, 1);
     Run r;
-    GString *s = g_string_new (NULL);
     for (int k = 0; k < 3; k++)
         add (w, 0, INSTR_MOV, 10 + k, NR, NR, NR);
     run ("a100", sets, w, 96, 1, 10, 10, &r);
-    for (guint i = 0; i < r.issues->len; i++)
-        g_string_append_printf (s, "%d", g_array_index (r.issues, Issue, i).slot);
+    GString *s = issue_slots (&r);
     g_array_free (r.issues, TRUE);
     g_free (w);
     return s;
@@ -539,9 +547,7 @@ Test (sm, yield_bit_hands_over)
         in->yield = k == 0;
     }
     run ("a100", sets, w, 64, 1, 10, 10, &r);
-    GString *s = g_string_new (NULL);
-    for (guint i = 0; i < r.issues->len; i++)
-        g_string_append_printf (s, "%d", g_array_index (r.issues, Issue, i).slot);
+    GString *s = issue_slots (&r);
     /* Youngest (1) issues its yielding MOV, hands over to 0, which
      * yields too and hands back; then greedy. */
     cr_assert_str_eq (s->str, "10111000");
@@ -971,6 +977,18 @@ issued_at (const Run *r, int slot, InstrOp op)
     return CYCLE_NEVER;
 }
 
+/* Each of the run's issues at its cycle in 'at', in issue order. */
+static void
+expect_issue_times (const Run *r, const Cycle *at, guint n)
+{
+    cr_assert_eq (r->issues->len, n, "%u issues, not %u", r->issues->len, n);
+    for (guint k = 0; k < n; k++)
+        cr_expect_eq (g_array_index (r->issues, Issue, k).at, at[k],
+                      "instruction %u at %" G_GUINT64_FORMAT ", not %"
+                      G_GUINT64_FORMAT, k,
+                      g_array_index (r->issues, Issue, k).at, at[k]);
+}
+
 /* A barrier releases its own block's warps only.  A warp that exits
  * gives up its slot at once, while its block runs on, and a block
  * launched later may take that slot.  a100, 64-thread blocks, 2
@@ -1042,12 +1060,8 @@ Test (sm, scoreboard_reads_every_source_and_destination)
     wide->width = 8;
     add (w, 0, INSTR_FFMA, 6, 1, 2, 254);
     run ("a100", NULL, w, 32, 1, 100, 10, &r);
-    cr_assert_eq (r.issues->len, 7);
     const Cycle at[] = { 0, 100, 101, 201, 202, 302, 303 };
-    for (guint k = 0; k < G_N_ELEMENTS (at); k++)
-        cr_expect_eq (g_array_index (r.issues, Issue, k).at, at[k],
-                      "instruction %u at %" G_GUINT64_FORMAT, k,
-                      g_array_index (r.issues, Issue, k).at);
+    expect_issue_times (&r, at, G_N_ELEMENTS (at));
     cr_expect_eq (r.stats.cycles, 304);
     g_array_free (r.issues, TRUE);
     g_free (w);
@@ -1080,12 +1094,8 @@ Test (sm, dependence_counters_by_hand)
         in->wait_mask = (guint8) prog[k].wait;
     }
     run ("a100", NULL, w, 32, 1, 100, 20, &r);
-    cr_assert_eq (r.issues->len, 5, "%u issues", r.issues->len);
     const Cycle at[] = { 0, 100, 101, 121, 122 };
-    for (guint k = 0; k < G_N_ELEMENTS (at); k++)
-        cr_expect_eq (g_array_index (r.issues, Issue, k).at, at[k],
-                      "instruction %u at %" G_GUINT64_FORMAT, k,
-                      g_array_index (r.issues, Issue, k).at);
+    expect_issue_times (&r, at, G_N_ELEMENTS (at));
     cr_expect_eq (r.stats.warp_cycles[STALL_LONG_SCOREBOARD], 99);
     cr_expect_eq (r.stats.warp_cycles[STALL_SHORT_SCOREBOARD], 19);
     cr_expect_eq (r.stats.warp_cycles[STALL_SELECTED], 5);
@@ -1110,11 +1120,10 @@ Test (sm, a_stall_count_of_two_holds_two_cycles)
         in->stall = 2;
     }
     run ("a100", sets, w, 32, 1, 10, 10, &r);
-    cr_assert_eq (r.issues->len, 11);
-    for (guint k = 0; k < r.issues->len; k++)
-        cr_expect_eq (g_array_index (r.issues, Issue, k).at, (Cycle) (2 * k),
-                      "instruction %u at %" G_GUINT64_FORMAT, k,
-                      g_array_index (r.issues, Issue, k).at);
+    Cycle at[11];
+    for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+        at[k] = 2 * k;
+    expect_issue_times (&r, at, G_N_ELEMENTS (at));
     cr_expect_eq (r.stats.cycles, 21);
     g_array_free (r.issues, TRUE);
     g_free (w);
