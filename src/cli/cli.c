@@ -210,8 +210,22 @@ not_decimal (const char *v)
     return TRUE;
 }
 
+/* G_MININT64 itself, which the commands keep in an integer option to
+ * mean "not given" (cmd-run.c, cmd-occupancy.c, cmd-plot.c,
+ * cmd-trace.c): given, it would be taken as absent, and `--regs
+ * -9223372036854775808` ran the model's registers without a word. */
+static gboolean
+is_not_given (const char *v)
+{
+    char *end = NULL;
+    errno = 0;
+    gint64 n = g_ascii_strtoll (v, &end, 10);
+    return errno == 0 && end != v && *end == '\0' && n == G_MININT64;
+}
+
 /* The integer options' values as given ("--size=V", "--size V",
- * "-n V", "-nV"; up to "--"), checked by not_decimal. */
+ * "-n V", "-nV"; up to "--"), checked by not_decimal and
+ * is_not_given. */
 static gboolean
 check_numbers (const CmdEntry *cmd, int argc, char **argv)
 {
@@ -229,6 +243,12 @@ check_numbers (const CmdEntry *cmd, int argc, char **argv)
         if (v != NULL && not_decimal (v)) {
             cli_error (cmd, "%s%s%s: write numbers in decimal (a leading 0 "
                             "reads as octal, 0x as hex)",
+                       arg, apart ? " " : "", apart ? v : "");
+            return FALSE;
+        }
+        if (v != NULL && is_not_given (v)) {
+            cli_error (cmd, "%s%s%s: out of range (no count or size is "
+                            "that negative)",
                        arg, apart ? " " : "", apart ? v : "");
             return FALSE;
         }

@@ -47,6 +47,23 @@ expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads " 010" --regs 32
 expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd -n010000
 "$SMSIM" occupancy --gpu a100 --threads 256 --regs 32 --smem 0 >/dev/null ||
     fail "a plain 0 was refused"
+# The most negative 64-bit integer is no count or size: refused with
+# the option, not taken for the option left out (--regs and --smem ran
+# the model's own, exit 0; --size said to give --size).
+m=-9223372036854775808
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --regs $m
+contains "$work/err" "--regs $m: out of range"
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd --size 1024 --smem=$m
+contains "$work/err" "--smem=$m: out of range"
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel pmpp-tiled --size 256 --window $m
+contains "$work/err" "--window $m: out of range"
+expect_fail 1 "$SMSIM" run --gpu a100 --kernel vecadd -n$m
+contains "$work/err" "-n$m: out of range"
+expect_fail 1 "$SMSIM" occupancy --gpu a100 --threads $m --regs 32
+contains "$work/err" "--threads $m: out of range"
+expect_fail 1 "$SMSIM" plot occupancy --size $m
+contains "$work/err" "--size $m: out of range"
+[ ! -e occupancy.png ] || fail "plot --size $m drew the figure"
 # Only the integer options: a file named 0002, after -o or after a
 # flag, is a file.
 "$SMSIM" trace gen --kernel vecadd --size 1024 -o 0002 >/dev/null ||
