@@ -350,6 +350,22 @@ static const Bad bad[] = {
     /* A100: 4 sub-partitions x 16 FP32 lanes = 64 (whitepaper). */
     { "", "pipe.fma_lanes=32", "a100", PRESET_ERROR_INCONSISTENT,
       { "--set [pipe] fma_lanes = 32", "fp32_lanes = 64", "" } },
+    /* A rule of three keys names all three: a --set of the third
+     * alone broke it while the message showed the other two, as the
+     * files had them.  A100: 166912 B opt-in + a 2048-B reserve is
+     * more than its 167936 B; 2 sub-partitions x 16 lanes are not 64;
+     * A6000: a lite half needs fma_lanes above its 16 heavy ones. */
+    { "", "sm.smem_reserved_per_block=2048", "a100",
+      PRESET_ERROR_INCONSISTENT,
+      { "smem_per_block_optin = 166912", "smem_bytes = 167936",
+        "--set [sm] smem_reserved_per_block = 2048" } },
+    { "", "sm.sub_partitions=2", "a100", PRESET_ERROR_INCONSISTENT,
+      { "fma_lanes = 16", "fp32_lanes = 64",
+        "--set [sm] sub_partitions = 2" } },
+    { "[preset]\nbase = a6000\n[pipe]\nfma_lanes = 16\n[sm]\n"
+      "fp32_lanes = 64\n", "", "", PRESET_ERROR_INCONSISTENT,
+      { "alu_on_fmalite = true", "fma_heavy_lanes = 16",
+        "bad.ini:4: [pipe] fma_lanes = 16" } },
     /* A line is an address's low bits: 96 bytes (3 sectors) is not. */
     { "", "mem.l1_line_bytes=96", "a6000", PRESET_ERROR_INCONSISTENT,
       { "--set [mem] l1_line_bytes = 96", "power of two", "" } },

@@ -4,8 +4,8 @@
  *
  * The key table (pkey.c) checks each value alone, its type and range;
  * what one key means for another (a block no larger than the SM, a
- * line a whole number of sectors) is here, each rule naming both keys
- * and where they were set.
+ * line a whole number of sectors) is here, each rule naming every key
+ * it reads and where it was set.
  */
 #include "config.h"
 
@@ -47,10 +47,14 @@ check_missing (const Preset *preset, const char *name, GError **error)
     return FALSE;
 }
 
-/* One rule two keys must obey; 'ok' is the rule's verdict. */
+/* One rule two or three keys must obey; 'ok' is the rule's verdict.
+ * Every key the rule reads is named with its value and where it was
+ * set, the third too ('g3' NULL: none): a --set of it alone broke the
+ * rule while the message showed the other two, untouched. */
 static gboolean
-require (const Preset *preset, gboolean ok, const char *g1, const char *k1,
-         const char *rule, const char *g2, const char *k2, GError **error)
+require3 (const Preset *preset, gboolean ok, const char *g1, const char *k1,
+          const char *rule, const char *g2, const char *k2, const char *g3,
+          const char *k3, GError **error)
 {
     if (ok)
         return TRUE;
@@ -62,9 +66,18 @@ require (const Preset *preset, gboolean ok, const char *g1, const char *k1,
         return FALSE;
     }
     g_autofree char *b = where (preset, g2, k2);
+    g_autofree char *c = g3 != NULL ? where (preset, g3, k3) : NULL;
     g_set_error (error, SMSIM_PRESET_ERROR, PRESET_ERROR_INCONSISTENT,
-                 "%s: %s (%s)", a, rule, b);
+                 "%s: %s (%s%s%s)", a, rule, b, c != NULL ? "; " : "",
+                 c != NULL ? c : "");
     return FALSE;
+}
+
+static gboolean
+require (const Preset *preset, gboolean ok, const char *g1, const char *k1,
+         const char *rule, const char *g2, const char *k2, GError **error)
+{
+    return require3 (preset, ok, g1, k1, rule, g2, k2, NULL, NULL, error);
 }
 
 static gboolean
@@ -97,11 +110,12 @@ check_smem (const Preset *p, GError **error)
     return require (p, sm->smem_per_block <= sm->smem_per_block_optin, "sm",
                     "smem_per_block", "must not exceed the opt-in limit",
                     "sm", "smem_per_block_optin", error) &&
-           require (p, (gint64) sm->smem_per_block_optin +
-                        sm->smem_reserved_per_block <= sm->smem_bytes,
-                    "sm", "smem_per_block_optin",
-                    "plus the per-block reserve must fit in the SM's shared "
-                    "memory", "sm", "smem_bytes", error) &&
+           require3 (p, (gint64) sm->smem_per_block_optin +
+                         sm->smem_reserved_per_block <= sm->smem_bytes,
+                     "sm", "smem_per_block_optin",
+                     "plus the per-block reserve must fit in the SM's shared "
+                     "memory", "sm", "smem_bytes", "sm",
+                     "smem_reserved_per_block", error) &&
            require (p, top == sm->smem_bytes, "alloc", "carveout_steps_kib",
                     "the last step (KiB) must equal the SM's shared memory",
                     "sm", "smem_bytes", error) &&
@@ -160,11 +174,11 @@ check_timing (const Preset *p, GError **error)
                     "l1_line_bytes", "can hold at most 32 sectors (the "
                     "caches keep a line's sectors in a 32-bit mask)", "mem",
                     "l1_sector_bytes", error) &&
-           require (p, pp->fma_lanes * p->spec.sm.sub_partitions ==
-                           p->spec.sm.fp32_lanes,
-                    "pipe", "fma_lanes",
-                    "times the sub-partitions must be the SM's FP32 lanes",
-                    "sm", "fp32_lanes", error) &&
+           require3 (p, pp->fma_lanes * p->spec.sm.sub_partitions ==
+                            p->spec.sm.fp32_lanes,
+                     "pipe", "fma_lanes",
+                     "times the sub-partitions must be the SM's FP32 lanes",
+                     "sm", "fp32_lanes", "sm", "sub_partitions", error) &&
            require (p, pp->fma_heavy_lanes <= pp->fma_lanes, "pipe",
                     "fma_heavy_lanes", "cannot exceed the FP32 lanes", "pipe",
                     "fma_lanes", error) &&
@@ -177,11 +191,11 @@ check_timing (const Preset *p, GError **error)
                     "regfile", "reuse_entries",
                     "must be a power of two (the entry is the register's low "
                     "bits)", "regfile", "reuse_entries", error) &&
-           require (p, !pp->alu_on_fmalite ||
-                        pp->fma_heavy_lanes < pp->fma_lanes,
-                    "pipe", "alu_on_fmalite",
-                    "needs a lite half (fma_lanes > fma_heavy_lanes)", "pipe",
-                    "fma_heavy_lanes", error) &&
+           require3 (p, !pp->alu_on_fmalite ||
+                         pp->fma_heavy_lanes < pp->fma_lanes,
+                     "pipe", "alu_on_fmalite",
+                     "needs a lite half (fma_lanes > fma_heavy_lanes)", "pipe",
+                     "fma_heavy_lanes", "pipe", "fma_lanes", error) &&
            check_smem_rate (p, error) && check_fetch (p, error);
 }
 
