@@ -715,3 +715,23 @@ cli_check_not_input (const CliFileArg *out, const CliFileArg *inputs,
     }
     return TRUE;
 }
+
+gboolean
+cli_check_not_preset (const CliFileArg *out, const char *gpu,
+                      const char *config, GError **error)
+{
+    g_autoptr (GError) unread = NULL;
+    if (out->path == NULL)
+        return TRUE;
+    g_autoptr (Preset) preset = preset_load (gpu, config, NULL, &unread);
+    if (preset == NULL)
+        return TRUE;
+    guint n;
+    const char *const *files = preset_files (preset, &n);
+    for (guint i = 0; i < n; i++) {
+        const CliFileArg file = { "the preset file", files[i] };
+        if (!cli_check_not_input (out, &file, 1, error))
+            return FALSE;
+    }
+    return TRUE;
+}

@@ -169,7 +169,8 @@ check_files (const CliGpuOptions *gpu, const ReportOptions *ro,
     const CliFileArg presets[] = { { "--gpu", cli_gpu_file (gpu) },
                                    { "--config", gpu->config } };
     const CliFileArg out = { "-o", ro->output };
-    return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error);
+    return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error) &&
+           cli_check_not_preset (&out, gpu->gpu, gpu->config, error);
 }
 
 static int

@@ -213,7 +213,9 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
     const CliFileArg out = { "-o", a->output };
     const CliFileArg log = { "the journal (-o FILE.journal)", journal };
     return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error) &&
-           cli_check_not_input (&log, inputs, G_N_ELEMENTS (inputs), error);
+           cli_check_not_input (&log, inputs, G_N_ELEMENTS (inputs), error) &&
+           cli_check_not_preset (&out, gpu->gpu, gpu->config, error) &&
+           cli_check_not_preset (&log, gpu->gpu, gpu->config, error);
 }
 
 /* Each simulated point allocates and frees tens of megabytes (every

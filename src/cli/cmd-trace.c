@@ -172,7 +172,8 @@ gen_exec (int argc, char **argv)
                                    { "--config", gpu.config } };
     const CliFileArg out = { "-o", output };
     if (!cli_check_not_input (&out, presets, G_N_ELEMENTS (presets),
-                              &error)) {
+                              &error) ||
+        !cli_check_not_preset (&out, gpu.gpu, gpu.config, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
@@ -330,7 +331,8 @@ check_replay_files (const char *trace, const CliGpuOptions *gpu,
         { "--config", gpu->config },
     };
     const CliFileArg out = { "-o", ro->output };
-    return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error);
+    return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error) &&
+           cli_check_not_preset (&out, gpu->gpu, gpu->config, error);
 }
 
 static int

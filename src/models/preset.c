@@ -397,6 +397,7 @@ load_file (Preset *preset, const char *path, GPtrArray *chain,
         g_error_free (local);
         return FALSE;
     }
+    g_ptr_array_add (preset->files, g_strdup (canonical));
     g_ptr_array_add (chain, g_steal_pointer (&canonical));
     return load_base (preset, kf, &index, chain, error) &&
            load_keys (preset, kf, &index, error);
@@ -413,6 +414,7 @@ preset_new (void)
     Preset *preset = g_new0 (Preset, 1);
     preset->values = g_new0 (PresetValue, n);
     preset->n_values = n;
+    preset->files = g_ptr_array_new_with_free_func (g_free);
     return preset;
 }
 
@@ -433,6 +435,7 @@ preset_free (Preset *preset)
     }
     g_free (preset->values);
     g_free (preset->root);
+    g_ptr_array_unref (preset->files);
     g_free (preset);
 }
 
@@ -543,6 +546,13 @@ preset_load (const char *gpu, const char *config, const char *const *sets,
     if (!preset_rules_check (preset, top, error))
         return NULL;
     return g_steal_pointer (&preset);
+}
+
+const char *const *
+preset_files (const Preset *preset, guint *n)
+{
+    *n = preset->files->len;
+    return (const char *const *) preset->files->pdata;
 }
 
 const GpuSpec *

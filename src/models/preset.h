@@ -86,6 +86,11 @@ const GpuSpec *preset_spec (const Preset *preset);
  * `base = a100` is compared with the A100's published figures. */
 const char *preset_root (const Preset *preset);
 
+/* The files 'preset' was read from, each once, as canonical paths:
+ * --gpu's and --config's and every base= of theirs, in the order read.
+ * An output must replace none of them. */
+const char *const *preset_files (const Preset *preset, guint *n);
+
 /* Per key, by its index in the key table. */
 gboolean preset_has (const Preset *preset, guint key);
 const char *preset_text (const Preset *preset, guint key);

@@ -25,6 +25,7 @@ struct Preset {
     PresetValue *values;   /* one per key-table row */
     guint n_values;
     char *root;            /* preset_root () */
+    GPtrArray *files;      /* preset_files (): every file read */
 };
 
 /* The values (preset.c). */

@@ -94,6 +94,32 @@ for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
     cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
         fail "$c: --gpu ./my.ini was overwritten"
 done
+# The files of the preset's base= chain are its inputs too: a report
+# written over the base= of --config replaced it, exit 0.
+printf '[preset]\nbase = my.ini\n' >top.ini
+for c in "run --kernel vecadd --size 64" "trace gen --kernel vecadd --size 64" \
+         "trace replay t.trace" "occupancy --threads 128 --regs 32" \
+         "sweep --mode occupancy --vary threads=128 --vary regs=32" validate; do
+    # shellcheck disable=SC2086
+    expect_fail 1 "$SMSIM" $c --config top.ini -o my.ini
+    contains "$work/err" "/my.ini and -o my.ini are the same file"
+    cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
+        fail "$c: my.ini, the base= of --config top.ini, was overwritten"
+done
+expect_fail 1 "$SMSIM" plot occupancy --config top.ini --data my.ini -o o.png
+contains "$work/err" "/my.ini and --data my.ini are the same file"
+cmp -s my.ini "$top_srcdir/examples/a100-2x-regs.ini" ||
+    fail "plot: my.ini, the base= of --config top.ini, was overwritten"
+[ ! -e o.png ] || fail "plot: o.png drawn all the same"
+# ... and the journal of a sweep, as its CSV.
+cp my.ini j.journal
+printf '[preset]\nbase = ./j.journal\n' >topj.ini
+expect_fail 1 "$SMSIM" sweep --mode occupancy --vary threads=128 --vary regs=32 \
+    --config topj.ini -o j
+contains "$work/err" "/j.journal and the journal (-o FILE.journal) j.journal are the same file"
+[ ! -e j ] || fail "sweep -o j written all the same"
+cmp -s j.journal "$top_srcdir/examples/a100-2x-regs.ini" ||
+    fail "sweep: j.journal, the base= of --config topj.ini, was overwritten"
 # plot: the figure's CSV, or a figure of plot all, over the preset.
 expect_fail 1 "$SMSIM" plot occupancy --config my.ini --data my.ini -o o.png
 contains "$work/err" "--config and --data both name my.ini"
