@@ -533,6 +533,19 @@ Test (num, an_empty_text_is_no_integer)
     cr_expect_eq (v, -12);
 }
 
+/* The number fills the text: no space before it, as none after. */
+Test (num, an_integer_has_no_space_around_it)
+{
+    gint64 v = 7;
+    cr_expect_not (num_parse_int (" 64", &v));
+    cr_expect_not (num_parse_int ("\t64", &v));
+    cr_expect_not (num_parse_int ("64 ", &v));
+    cr_expect_not (num_parse_int ("- 64", &v));
+    cr_expect_eq (v, 7);
+    cr_expect (num_parse_int ("+64", &v));
+    cr_expect_eq (v, 64);
+}
+
 /* An optionally signed run of digits, of any length: at least one
  * digit.  20 nines are past gint64 (9.2 x 10^18) yet an integer, what
  * tells "out of range" from "not an integer"; "", "-" and "+" are

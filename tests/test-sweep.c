@@ -763,6 +763,14 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
           "column occupancy = '0x64': not a decimal number" },
         { "1,64,32,16,64,,registers+warps,100.00,",
           "column occupancy = '': not a decimal number" },
+        /* Occupancy is a share of the warp slots: 0 to 100 (NaN is
+         * neither). */
+        { "1,64,32,16,64,180.00,registers+warps,100.00,",
+          "column occupancy = '180.00': not a percentage (0 to 100)" },
+        { "1,64,32,16,64,100.00,registers+warps,-1.00,",
+          "column textbook_occupancy = '-1.00': not a percentage" },
+        { "1,64,32,16,64,nan,registers+warps,100.00,",
+          "column occupancy = 'nan': not a percentage" },
         /* Occupancy mode's limiter names resources, as occ_limiter_name
          * writes them (a corrupted one was copied into the CSV). */
         { "1,64,32,16,64,100.00,registers+wraps,100.00,",
@@ -772,6 +780,9 @@ Test (sweep_journal, rows_not_the_sweeps_are_refused)
         /* A point that could not run has an error and no results. */
         { "1,64,32,16,64,100.00,registers+warps,100.00,boom",
           "column blocks_per_sm = '16': a row with an error has no results" },
+        /* smsim's messages are UTF-8 ("\xff" never is). */
+        { "1,64,32,,,,,,boom \xff",
+          "column error = 'boom \xff': not UTF-8 text" },
     };
     g_autoptr (Sweep) s = occupancy_sweep ("a100", vary, 2, 2, NULL);
     cr_assert_not_null (s);

@@ -11,10 +11,14 @@
 gboolean
 num_parse_int (const char *text, gint64 *out)
 {
+    /* strtoll would take spaces before the number too: "BM= 64" went
+     * where "BM=64 " was refused. */
+    if (!num_is_integer (text))
+        return FALSE;
     char *end = NULL;
     errno = 0;
     gint64 v = g_ascii_strtoll (text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0')
+    if (errno != 0)
         return FALSE;
     *out = v;
     return TRUE;

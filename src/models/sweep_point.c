@@ -277,11 +277,13 @@ eval_run (const GpuSpec *spec, const Point *p, GString *row)
 
 typedef enum {
     FIELD_DECIMAL, FIELD_WHOLE, FIELD_BOOL, FIELD_TEXT,
+    FIELD_PERCENT,          /* a share of the SM's warp slots, 0 to 100 */
     FIELD_OCC_LIMITER       /* occ_limiter_name's: occupancy mode's limiter */
 } FieldKind;
 
-/* The columns that are not decimals (add_double, add_fixed2): the
- * counts add_uint and occ_fields write, sampled, and the text ones. */
+/* The columns that are not any decimal (add_double, add_fixed2): the
+ * counts add_uint and occ_fields write, sampled, the text ones and the
+ * percentages. */
 static const struct {
     const char *column;
     FieldKind kind;
@@ -292,6 +294,10 @@ static const struct {
     { "blocks_per_sm", FIELD_WHOLE }, { "warps_per_sm", FIELD_WHOLE },
     { "sampled", FIELD_BOOL }, { "limiter", FIELD_TEXT },
     { "error", FIELD_TEXT },
+    /* The occupancy calculator's, which no launch takes past 100 (the
+     * achieved one is a measure of the run's, left a plain decimal). */
+    { "occupancy", FIELD_PERCENT }, { "textbook_occupancy", FIELD_PERCENT },
+    { "theoretical_occupancy", FIELD_PERCENT },
 };
 
 static FieldKind
@@ -373,8 +379,15 @@ field_fault (FieldKind kind, const char *value)
     case FIELD_BOOL:
         return strcmp (value, "true") == 0 || strcmp (value, "false") == 0
                    ? NULL : "not true or false";
+    case FIELD_PERCENT:
+        if (!is_decimal (value))
+            return "not a decimal number";
+        double pct = g_ascii_strtod (value, NULL);
+        return pct >= 0 && pct <= 100 ? NULL : "not a percentage (0 to 100)";
     case FIELD_TEXT:
-        return NULL;
+        /* smsim's messages and limiter sentences are UTF-8; a byte
+         * that is not came from an edit or a corruption. */
+        return g_utf8_validate (value, -1, NULL) ? NULL : "not UTF-8 text";
     case FIELD_OCC_LIMITER:
         return is_occ_limiter (value) ? NULL : "not a limiter (registers, "
                "shared_mem, warps, blocks, joined by '+' in that order, or "
@@ -395,11 +408,12 @@ sweep_point_check (SweepMode mode, const char *const *results, guint n,
         return FALSE;
     }
     gboolean failed = *results[n - 1] != '\0';     /* error is last */
-    for (guint i = 0; i + 1 < n; i++) {
-        const char *fault = failed ? (*results[i] ? "a row with an error "
-                                                    "has no results" : NULL)
-                                   : field_fault (kind_of (mode, columns[i]),
-                                                  results[i]);
+    for (guint i = 0; i < n; i++) {
+        const char *fault = failed && i + 1 < n
+                                ? (*results[i] ? "a row with an error has "
+                                                 "no results" : NULL)
+                                : field_fault (kind_of (mode, columns[i]),
+                                               results[i]);
         if (fault != NULL) {
             *why = g_strdup_printf ("column %s = '%s': %s", columns[i],
                                     results[i], fault);

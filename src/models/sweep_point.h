@@ -29,9 +29,10 @@ const char *sweep_point_columns (SweepMode mode);
 /* Whether the 'n' 'results' (a row's fields past the point's values,
  * one per column of 'mode') are of the kinds sweep_point_eval writes:
  * a whole number (>= 0, in 64 bits), a decimal number ([-]D[.D][e[+-]D]
- * as %g and %.2f write them), true or false, occupancy mode's limiter
- * (occ_limiter_name's names), or text (run mode's limiter, error); or,
- * where the error is not empty, no results at all.  If not, '*why'
+ * as %g and %.2f write them), a theoretical occupancy (a decimal from 0
+ * to 100), true or false, occupancy mode's limiter (occ_limiter_name's
+ * names), or UTF-8 text (run mode's limiter, error); or, where the
+ * error is not empty, no results at all.  If not, '*why'
  * names the column and its value (owned by the caller). */
 gboolean sweep_point_check (SweepMode mode, const char *const *results,
                             guint n, char **why);
