@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "models/csv.h"
 #include "models/kern.h"
 #include "models/kgen.h"
 #include "models/probe.h"
@@ -20,6 +21,8 @@
 #include "models/run_replay.h"
 #include "models/run_sample.h"
 #include "models/run_tail.h"
+#include "models/run_waves.h"
+#include "models/validate.h"
 #include "sim/coal.h"
 #include "sim/regfile.h"
 #include "testutil.h"
@@ -1953,6 +1956,61 @@ Test (kern, kinds_met_are_those_the_sms_in_full_ran)
     cr_expect_eq (run_kinds_met (&c, &win, 0), 0);
 }
 
+/* run_kinds_dealt by hand, one block an SM at a time: each launch
+ * block goes, in order, to the SM that frees first and takes its
+ * kind's time in the run.
+ * - vecadd at 640: 5 blocks of 128 threads, all of one kind.  The run's
+ *   3 blocks on one SM in full retire at 100, 300 and 600, so took 100,
+ *   200 and 300; the kind's time is over the run's blocks in waves
+ *   'later_from' to 'later_to', here block 1 alone: 200.  Five blocks
+ *   of 200 on 3 SMs, two on the first two: 400.
+ * - sgemm-1 at 40 on the A100: 2 x 2 blocks of 32 x 32 threads, a
+ *   warp's lanes along x (kern_sgemm_naive_lanes): block 0 all 1024
+ *   lanes, block 1 (x 32-39) 32 warps of 8, 256 lanes, block 2 (y
+ *   32-39) 8 warps of 32, 256 lanes, block 3 64: four kinds.  The run
+ *   met blocks 0 and 1 (no later blocks), retiring at 1000 and 1500:
+ *   1000 and 500.  Blocks 2 and 3, of kinds the run did not meet, take
+ *   the most met kind's time in proportion to their lanes; with a tie,
+ *   the first met, block 0's: 1000 x 256/1024 = 250 and 1000 x 64/1024
+ *   = 62.5.  On one SM 1000 + 500 + 250 + 62.5 = 1812.5; on two, block
+ *   0 on one SM and the rest on the other, 812.5, so 1000. */
+Test (kern, kinds_dealt_by_hand)
+{
+    static const struct {
+        const char *kernel;
+        gint64 size;
+        guint64 run, later_from, later_to;
+        Cycle end[3];
+        int sms;
+        double want;
+    } cases[] = {
+        { "vecadd", 640, 3, 1, 2, { 100, 300, 600 }, 3, 400 },
+        { "sgemm-1", 40, 2, 0, 0, { 1000, 1500 }, 1, 1812.5 },
+        { "sgemm-1", 40, 2, 0, 0, { 1000, 1500 }, 2, 1000 },
+    };
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a100", NULL, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        g_autoptr (KernInstance) k = make (preset_spec (p), cases[i].kernel,
+                                           cases[i].size, NULL);
+        int block_sm[3] = { 0, 0, 0 };
+        Cycle end[3];
+        double ext[3] = { 0, 0, 0 };
+        memcpy (end, cases[i].end, sizeof end);
+        RunWindow win = { .k = k, .block_sm = block_sm, .block_end = end };
+        RunKinds c;
+        run_kinds_init (&c, k, &win, cases[i].run);
+        double got = run_kinds_dealt (k, &win, &c, ext, cases[i].run,
+                                      cases[i].later_from, cases[i].later_to,
+                                      cases[i].sms);
+        cr_expect (fabs (got - cases[i].want) < 1e-9, "%s on %d SMs: %.2f, "
+                   "by hand %.2f", cases[i].kernel, cases[i].sms, got,
+                   cases[i].want);
+        run_kinds_clear (&c);
+    }
+}
+
 /* The same where an SM holds two blocks, so the full waves past the
  * run's go by the SMs' rate (run_sample.c): on a 4-SM A100 (2048
  * threads an SM) two of sgemm-1 and -2's 1024-thread blocks, 8 a wave.
@@ -2278,6 +2336,42 @@ Test (kern, sampled_by_waves_where_there_is_no_loop, .timeout = 120)
     }
 }
 
+/* run_waves_to_run by hand: the full waves that touch L2_FILLS (8)
+ * times the L2, at least WAVES_LEAST (8), and none unless the launch
+ * has twice as many full waves.  vecadd on an A6000 cut to 8 SMs: 12
+ * blocks of 128 threads an SM (above), a wave 96 blocks of 128
+ * elements at 12 B each, 147,456 B.  With a 1 MiB L2, ceil (8 MiB /
+ * 147,456 B) = ceil (56.9) = 57 waves, taken from 2 x 57 = 114 full
+ * waves (114 x 12,288 elements) on and not from 113; with a 64 KiB L2,
+ * ceil (512 KiB / 147,456 B) = 4, fewer than 8: 8 waves, taken from 16
+ * full waves on and not from 15. */
+Test (kern, run_by_waves_takes_twice_its_waves_or_none)
+{
+    static const struct {
+        const char *l2;
+        gint64 waves;
+        guint64 run;
+    } cases[] = {
+        { "device.l2_kib=1024", 114, 57 },
+        { "device.l2_kib=1024", 113, 0 },
+        { "device.l2_kib=64", 16, 8 },
+        { "device.l2_kib=64", 15, 0 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *sets[] = { "device.sm_count=8", cases[i].l2, NULL };
+        g_autoptr (GError) error = NULL;
+        g_autoptr (Preset) p = preset_load ("a6000", NULL, sets, &error);
+        cr_assert_not_null (p, "%s", error ? error->message : "");
+        g_autoptr (KernInstance) k = make (preset_spec (p), "vecadd",
+                                           cases[i].waves * 96 * 128, NULL);
+        guint64 run = run_waves_to_run (preset_spec (p), k, kern_blocks (k),
+                                        96);
+        cr_expect_eq (run, cases[i].run, "%s, %" G_GINT64_FORMAT " waves: %"
+                      G_GUINT64_FORMAT " run", cases[i].l2, cases[i].waves,
+                      run);
+    }
+}
+
 /* Mirrors pay where each SM in full stands for two or more on average
  * (run_sample.c): a sampled run simulates 4 SMs in full on a GPU of 12 SMs or
  * more, and every SM on a smaller one.  Kernel 4 at 1024: 128
@@ -2298,6 +2392,26 @@ Test (kern, sampled_mirrors_from_twelve_sms)
         run_on (cases[i].set, "sgemm-4", 1024, RUN_SAMPLED, &r, NULL, NULL);
         cr_expect_eq (r.detailed_sms, cases[i].detailed, "%s", cases[i].set);
     }
+}
+
+/* A window asked for that is the whole loop leaves a launch small
+ * enough to run exact whole, every SM in full (sample_is_launch).
+ * sgemm-4 at 256 on the A6000 (84 SMs): K / BK = 256 / 8 = 32
+ * iterations, a 4 x 4 grid, 16 blocks, under one wave however many an
+ * SM holds, and 16 x 16 warps of a few thousand instructions, far under
+ * 20 million.  A window of 32 is the whole loop: all 84 SMs in full; of
+ * 31 the loop is cut: 4. */
+Test (kern, a_window_of_the_whole_loop_runs_every_sm_in_full)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-4", 256, NULL);
+    OccResult occ = { .blocks_per_sm = 1 };
+    cr_assert_eq (k->iterations, 32);
+    cr_assert_eq (kern_blocks (k), 16);
+    cr_expect_eq (run_sampled_detailed_sms (k, &occ, 16, 84, 32), 84);
+    cr_expect_eq (run_sampled_detailed_sms (k, &occ, 16, 84, 31), 4);
 }
 
 /* Achieved occupancy as Nsight Compute counts it: resident warps per
@@ -2396,7 +2510,9 @@ Test (kern, sampled_rate_counts_the_blocks_that_replace_retired_ones,
 }
 
 /* The compiled-in reference numbers are the CSV's, row for row, source
- * included (src/models/ref/sgemm_published.csv). */
+ * included (src/models/ref/sgemm_published.csv): each row's GPU (the
+ * preset whose published run it is), size, kernel, GFLOP/s to the
+ * CSV's one decimal, and source, whole. */
 Test (kern, reference_table_matches_csv)
 {
     g_autofree char *path = g_build_filename (SMSIM_TOP_SRCDIR, "src", "models",
@@ -2413,14 +2529,64 @@ Test (kern, reference_table_matches_csv)
             continue;
         cr_assert_lt (seen, n, "more CSV rows than compiled rows");
         const RefRow *r = &rows[seen++];
-        g_autofree char *gflops = g_strdup_printf (",%.1f,", r->gflops);
-        g_autofree char *kernel = g_strdup_printf (",%d,%d,", r->size, r->kernel);
-        cr_expect (strstr (lines[i], kernel) != NULL, "row %u: %s", seen, lines[i]);
-        cr_expect (strstr (lines[i], gflops) != NULL, "row %u: %s", seen, lines[i]);
-        cr_expect (strstr (lines[i], r->gpu[1] == '6' ? "A6000" : "A100") != NULL);
-        cr_expect (strncmp (r->source, "siboehm/SGEMM_CUDA@", 19) == 0);
+        g_autoptr (GPtrArray) f = csv_split (lines[i]);
+        cr_assert_eq (f->len, 7, "row %u: %s", seen, lines[i]);
+        const char *gpu = strcmp (r->gpu, "a6000") == 0 ? "NVIDIA RTX A6000"
+                          : strcmp (r->gpu, "a100") == 0
+                              ? "NVIDIA A100 (SKU not stated)"
+                              : "(no published GPU)";
+        g_autofree char *size = g_strdup_printf ("%d", r->size);
+        g_autofree char *kernel = g_strdup_printf ("%d", r->kernel);
+        g_autofree char *gflops = g_strdup_printf ("%.1f", r->gflops);
+        cr_expect_str_eq (f->pdata[0], gpu, "row %u: %s", seen, r->gpu);
+        cr_expect_str_eq (f->pdata[2], size, "row %u", seen);
+        cr_expect_str_eq (f->pdata[3], kernel, "row %u", seen);
+        cr_expect_str_eq (f->pdata[5], gflops, "row %u", seen);
+        cr_expect_str_eq (f->pdata[6], r->source, "row %u", seen);
     }
     cr_assert_eq (seen, n);
+}
+
+/* validate_summarize by hand, on five made-up kernels (published ->
+ * simulated GFLOP/s): 1: 100 -> 110, +10 %; 2: 110 -> 90, -200/11 %;
+ * 3: 200 -> 250, +25 %; 4: 400, not modelled; 5: 120 -> 90, -25 %.
+ * - MAPE over the four modelled: (10 + 200/11 + 25 + 25) / 4 = 860/44
+ *   = 19.545... %.
+ * - The largest miss, signed: +25 (kernel 3), met first; kernel 5's
+ *   -25 is no larger.
+ * - Pairs published more than 10 % apart, both modelled: 1-2 is 10
+ *   apart, not more than 10 % of 100, and 2-5 10, under 11: neither
+ *   counts.  1-3 (110 < 250), 2-3 (90 < 250) and 3-5 (250 > 90) keep
+ *   the published order; 1-5 (100 < 120 published, 110 > 90
+ *   simulated) does not: 3 of 4, "1 < 5". */
+Test (kern, validate_summary_by_hand)
+{
+    static const RefRow refs[] = {
+        { "x", 1, 4096, 100.0, "" }, { "x", 2, 4096, 110.0, "" },
+        { "x", 3, 4096, 200.0, "" }, { "x", 4, 4096, 400.0, "" },
+        { "x", 5, 4096, 120.0, "" },
+    };
+    static const double simulated[] = { 110.0, 90.0, 250.0, 0.0, 90.0 };
+    ValidateResult r = { 0 };
+    r.rows = g_array_new (FALSE, TRUE, sizeof (ValidateRow));
+    r.disagreements = g_string_new (NULL);
+    for (guint i = 0; i < G_N_ELEMENTS (refs); i++) {
+        ValidateRow row = { .ref = &refs[i], .modeled = refs[i].kernel != 4,
+                            .simulated_gflops = simulated[i] };
+        row.error_pct = row.modeled ? 100.0 * (simulated[i] - refs[i].gflops) /
+                                          refs[i].gflops
+                                    : 0;
+        g_array_append_val (r.rows, row);
+    }
+    validate_summarize (&r);
+    cr_expect (fabs (r.mape_pct - 860.0 / 44.0) < 1e-9, "MAPE %.6f %%",
+               r.mape_pct);
+    cr_expect (fabs (r.max_error_pct - 25.0) < 1e-9, "largest miss %.6f %%",
+               r.max_error_pct);
+    cr_expect_eq (r.pairs, 4);
+    cr_expect_eq (r.pairs_agree, 3);
+    cr_expect_str_eq (r.disagreements->str, "1 < 5");
+    validate_result_clear (&r);
 }
 
 /* The registers of every model instance that kernels/cuda compiles are
@@ -2680,7 +2846,8 @@ Test (kern, ceiling_by_hand, .timeout = 60)
  * = 0.9697 of the time.  The L1 busy 99 % of every SM's cycles would
  * divide to 102.1 %: those SMs' L1 is busy every cycle, 100 %.  Busy
  * 102 % of them, the counters disagree with the cycles, and the
- * division shows it: 102 / 0.9697 = 105.2 %. */
+ * division shows it: 102 / 0.9697 = 105.2 %.  Busy every cycle, 100 %,
+ * is not past it: 100 % on those SMs, not 103.1. */
 Test (kern, busiest_sm_use_passes_no_cycle)
 {
     g_autoptr (GError) error = NULL;
@@ -2693,6 +2860,7 @@ Test (kern, busiest_sm_use_passes_no_cycle)
         const char *expect;
     } cases[] = {
         { 0.99, "L1/LSU throughput (100 % of its peak)" },
+        { 1.00, "L1/LSU throughput (100 % of its peak)" },
         { 1.02, "L1/LSU throughput (105 % of its peak)" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -2706,6 +2874,58 @@ Test (kern, busiest_sm_use_passes_no_cycle)
         run_limiter (s, &r, buf, sizeof buf);
         cr_expect_str_eq (buf, cases[i].expect, "L1 busy %.2f: %s",
                           cases[i].busy, buf);
+    }
+}
+
+/* run_limiter's other rules by hand, on the H100 (132 SMs), every unit
+ * idle but the L1:
+ * - a unit at 60 % of its peak, exactly, is the limiter: 132 blocks
+ *   (one for every SM, so the busiest SMs run 1 and the division is by
+ *   132 / 132 = 1), the L1 busy 0.6 of every SM's cycles; with 66
+ *   blocks, busy 0.3 of all of them, 0.3 / (66 / 132) = 0.6 on the SMs
+ *   that run blocks, which it says;
+ * - below that the warps' commonest wait names it, issuing itself
+ *   ("selected") not counted: 1000 warp-cycles selected, 500 waiting
+ *   a fixed latency ("wait"), 400 at a barrier is latency not hidden;
+ *   600 at the barrier, no unit near its peak;
+ * - with every unit idle, the first of them is the busiest: FP32. */
+Test (kern, limiter_by_hand)
+{
+    g_autoptr (GError) error = NULL;
+    g_autoptr (Preset) p = preset_load ("h100", NULL, NULL, &error);
+    cr_assert_not_null (p, "%s", error ? error->message : "");
+    const GpuSpec *s = preset_spec (p);
+    cr_assert_eq (s->device.sm_count, 132);
+    const struct {
+        guint64 blocks;
+        double busy;
+        guint64 barrier;
+        const char *expect;
+    } cases[] = {
+        { 132, 0.6, 0, "L1/LSU throughput (60 % of its peak)" },
+        { 66, 0.3, 0, "L1/LSU throughput (60 % of its peak on the SMs "
+                      "that run blocks)" },
+        { 132, 0.1, 400, "latency: too few warps to hide it (busiest unit, "
+                         "L1/LSU throughput, at 10 %; warps wait most on "
+                         "wait)" },
+        { 132, 0.1, 600, "no unit near its peak (busiest unit, L1/LSU "
+                         "throughput, at 10 %; warps wait most on "
+                         "barrier)" },
+        { 132, 0, 600, "no unit near its peak (busiest unit, the FP32 pipe, "
+                       "at 0 %; warps wait most on barrier)" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        RunResult r = { 0 };
+        r.blocks = cases[i].blocks;
+        r.cycles = 1000000;
+        r.kernel_ms = r.time_ms = 1.0;
+        r.mem.l1_busy_cycles = (guint64) (cases[i].busy * 1000000.0 * 132);
+        r.stats.warp_cycles[STALL_SELECTED] = 1000;
+        r.stats.warp_cycles[STALL_WAIT] = 500;
+        r.stats.warp_cycles[STALL_BARRIER] = cases[i].barrier;
+        char buf[256];
+        run_limiter (s, &r, buf, sizeof buf);
+        cr_expect_str_eq (buf, cases[i].expect, "case %u: %s", i, buf);
     }
 }
 
@@ -2792,7 +3012,10 @@ Test (kern, back_to_back_launches_start_from_the_l2_left, .timeout = 60)
  *   line may have), vecadd's 12 MB are 49,152 lines and C's 4 MB
  *   524,288 dirty sectors.
  * A replay that may evict no more than 1 in 16 of the L2's lines gives
- * up on vecadd's 12 MB in an L2 of 4 MB (256 lines allowed). */
+ * up on vecadd's 12 MB in an L2 of 4 MB (256 lines allowed).  In the
+ * L2 of 16 KB vecadd's 98,304 lines, each touched once, evict all but
+ * the 128 it holds: 98,176, which a replay allowed as many completes
+ * and one allowed 98,175 gives up on. */
 Test (kern, a_replayed_l2_holds_what_a_launch_touched, .timeout = 60)
 {
     static const struct {
@@ -2807,6 +3030,8 @@ Test (kern, a_replayed_l2_holds_what_a_launch_touched, .timeout = 60)
           1 << 20, G_MAXUINT64, 49152, 524288 },
         { { "device.l2_kib=4096" }, "vecadd", 1 << 20, 4096 * 1024 / 128 / 16,
           0, 0 },
+        { { "device.l2_kib=16" }, "vecadd", 1 << 20, 98176, 128, 512 },
+        { { "device.l2_kib=16" }, "vecadd", 1 << 20, 98175, 0, 0 },
     };
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
         g_autoptr (GError) error = NULL;

@@ -68,8 +68,8 @@ by_kernel (gconstpointer a, gconstpointer b)
     return x->kernel - y->kernel;
 }
 
-static void
-summarize (ValidateResult *r)
+void
+validate_summarize (ValidateResult *r)
 {
     double sum = 0;
     int n = 0;
@@ -174,7 +174,7 @@ validate_gpu (const GpuSpec *spec, const char *published,
         validate_result_clear (out);
         return FALSE;
     }
-    summarize (out);
+    validate_summarize (out);
     return TRUE;
 }
 

@@ -47,4 +47,10 @@ gboolean validate_gpu (const GpuSpec *spec, const char *published,
                        ValidateResult *out, GError **error);
 void validate_result_clear (ValidateResult *r);
 
+/* The rest of 'r' from its rows, as validate_gpu ends: the MAPE and the
+ * largest miss over the modelled rows, and the pairs (ValidateResult).
+ * 'r' holds the rows and an empty 'disagreements', the rest zero.
+ * Exposed for the tests. */
+void validate_summarize (ValidateResult *r);
+
 #endif
