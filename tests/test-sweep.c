@@ -87,6 +87,11 @@ Test (sweep_key, values_no_gpu_can_take)
         { "carveout", "101", FALSE }, { "kernel", "sgemm-5", TRUE },
         { "kernel", "sgemm-99", FALSE }, { "param.BM", "64", TRUE },
         { "param.BM", "6 4", FALSE }, { "size", "", FALSE },
+        /* One line of text: no byte below a space, nor DEL (0x7f); a
+         * space and '~' (0x7e) are text. */
+        { "sm.registers", "1\x1f", FALSE },
+        { "sm.registers", "1\x7f", FALSE },
+        { "sm.registers", "1 ~", TRUE },
     };
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
         SweepKey key;
@@ -145,6 +150,12 @@ Test (sweep_grid, file_times_grid)
     g_autofree char *p2 = point_text (g, 2);
     cr_expect_str_eq (p1, "128 37 2");
     cr_expect_str_eq (p2, "320 37 1");
+    /* A point's line is its file row's: points 0 and 1 the first row,
+     * line 2; 2 and 3 the second, line 4 (after the blank line 3). */
+    static const int line[] = { 2, 2, 4, 4 };
+    for (guint64 i = 0; i < n; i++)
+        cr_expect_eq (sweep_grid_point_line (g, i), line[i], "point %"
+                      G_GUINT64_FORMAT, i);
 }
 
 Test (sweep_grid, bad_points_files_name_the_line)
@@ -153,6 +164,7 @@ Test (sweep_grid, bad_points_files_name_the_line)
         const char *text, *message;
     } rows[] = {
         { "threads,regs\n128,37\n64\n", "p.csv:3: 1 fields where the header has 2" },
+        { "threads,regs\n128,37,5\n", "p.csv:2: 3 fields where the header has 2" },
         { "threads,bogus\n1,2\n", "p.csv:1: unknown key 'bogus'" },
         { "threads,threads\n1,2\n", "p.csv:1: key 'threads' is given twice" },
         { "\n\n", "p.csv: empty" },
@@ -177,6 +189,43 @@ Test (sweep_grid, shard_syntax)
     for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
         cr_expect_not (sweep_grid_parse_shard (bad[k], &i, &n, NULL), "%s",
                        bad[k]);
+}
+
+/* "KEY=1,2,...,N": a --vary list of 'n' values. */
+static char *
+vary_of (const char *key, guint n)
+{
+    GString *s = g_string_new (key);
+    g_string_append (s, "=1");
+    for (guint i = 2; i <= n; i++)
+        g_string_append_printf (s, ",%u", i);
+    return g_string_free (s, FALSE);
+}
+
+/* A grid may have SWEEP_MAX_POINTS points, 2^32 - 1 = 65,537 x 65,535,
+ * and no more: 65,537 x 65,536 = 2^32 + 65,536 is refused. */
+Test (sweep_grid, counts_up_to_the_most_points)
+{
+    static const struct {
+        guint regs;
+        gboolean ok;
+    } cases[] = { { 65535, TRUE }, { 65536, FALSE } };
+    g_autofree char *sizes = vary_of ("size", 65537);
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        g_autoptr (SweepGrid) g = sweep_grid_new ();
+        g_autoptr (GError) error = NULL;
+        g_autofree char *regs = vary_of ("regs", cases[i].regs);
+        guint64 n = 0;
+        cr_assert (sweep_grid_add_vary (g, sizes, NULL));
+        cr_assert (sweep_grid_add_vary (g, regs, NULL));
+        cr_expect_eq (sweep_grid_count (g, &n, &error), cases[i].ok,
+                      "65537 x %u", cases[i].regs);
+        if (cases[i].ok)
+            cr_expect_eq (n, G_GUINT64_CONSTANT (4294967295));
+        else
+            cr_expect_str_eq (error ? error->message : "",
+                              "more than 4294967295 points");
+    }
 }
 
 /* Records each pair as "A@WHERE/B@WHERE;", stopping at value 'stop'. */
@@ -565,6 +614,33 @@ Test (sweep, no_more_threads_than_points)
     cr_assert (sweep_run (s, &o, out, NULL));
     cr_expect_leq (most, before + 2, "%d threads during a 2-point sweep, %d "
                    "before", most, before);
+}
+
+/* A decimal result is what g_ascii_formatd writes: [-]D[.D][e[+-]D],
+ * digits on both sides of a point and after an 'e', or inf or nan; as
+ * an occupancy row's occupancy (the third of its six results). */
+Test (sweep_point, decimals_are_as_formatd_writes_them)
+{
+    static const struct {
+        const char *value;
+        gboolean ok;
+    } cases[] = {
+        { "7", TRUE },       { "100.00", TRUE }, { "-1.5", TRUE },
+        { "1e+05", TRUE },   { "2.5e-07", TRUE }, { "3e10", TRUE },
+        { "-inf", TRUE },    { "nan", TRUE },    { "1.", FALSE },
+        { ".5", FALSE },     { "1e", FALSE },    { "1e+", FALSE },
+        { "1.5.2", FALSE },  { "--1", FALSE },   { "+1", FALSE },
+        { "inf5", FALSE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+        const char *results[] = { "16", "64", cases[i].value,
+                                  "registers+warps", "100.00", "" };
+        g_autofree char *why = NULL;
+        cr_expect_eq (sweep_point_check (SWEEP_MODE_OCCUPANCY, results,
+                                         G_N_ELEMENTS (results), &why),
+                      cases[i].ok, "'%s': %s", cases[i].value,
+                      why ? why : "taken");
+    }
 }
 
 /* ------------------------------------------------------------------ */
