@@ -1988,9 +1988,7 @@ Test (kern, kinds_dealt_by_hand)
         { "sgemm-1", 40, 2, 0, 0, { 1000, 1500 }, 1, 1812.5 },
         { "sgemm-1", 40, 2, 0, 0, { 1000, 1500 }, 2, 1000 },
     };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a100", NULL, NULL, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (Preset) p = tu_preset ("a100");
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
         g_autoptr (KernInstance) k = make (preset_spec (p), cases[i].kernel,
                                            cases[i].size, NULL);
@@ -2403,9 +2401,7 @@ Test (kern, sampled_mirrors_from_twelve_sms)
  * 31 the loop is cut: 4. */
 Test (kern, a_window_of_the_whole_loop_runs_every_sm_in_full)
 {
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (Preset) p = tu_preset ("a6000");
     g_autoptr (KernInstance) k = make (preset_spec (p), "sgemm-4", 256, NULL);
     OccResult occ = { .blocks_per_sm = 1 };
     cr_assert_eq (k->iterations, 32);
@@ -2421,8 +2417,8 @@ Test (kern, a_window_of_the_whole_loop_runs_every_sm_in_full)
  * 100/48 %, however many SMs stand idle. */
 Test (kern, achieved_occupancy_counts_active_cycles)
 {
+    g_autoptr (Preset) p = tu_preset ("a6000");
     g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
     const GpuSpec *s = preset_spec (p);
     g_autoptr (KernInstance) k = make (s, "loaduse", 1, NULL);
     RunOptions exact = { .regs = -1, .smem = -1, .mode = RUN_EXACT };
@@ -2443,8 +2439,8 @@ Test (kern, achieved_occupancy_counts_active_cycles)
  * are the states' sum; both match the exact run (its own count). */
 Test (kern, sampled_counters_include_running_warps)
 {
+    g_autoptr (Preset) p = tu_preset ("a6000");
     g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a6000", NULL, NULL, &error);
     const GpuSpec *s = preset_spec (p);
     const char *params[] = { "ITERS=2000", NULL };
     g_autoptr (KernInstance) k = make_with (s, "loaduse", 64, params);
@@ -2850,9 +2846,7 @@ Test (kern, ceiling_by_hand, .timeout = 60)
  * is not past it: 100 % on those SMs, not 103.1. */
 Test (kern, busiest_sm_use_passes_no_cycle)
 {
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("h100", NULL, NULL, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (Preset) p = tu_preset ("h100");
     const GpuSpec *s = preset_spec (p);
     cr_assert_eq (s->device.sm_count, 132);
     const struct {
@@ -2891,9 +2885,7 @@ Test (kern, busiest_sm_use_passes_no_cycle)
  * - with every unit idle, the first of them is the busiest: FP32. */
 Test (kern, limiter_by_hand)
 {
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("h100", NULL, NULL, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (Preset) p = tu_preset ("h100");
     const GpuSpec *s = preset_spec (p);
     cr_assert_eq (s->device.sm_count, 132);
     const struct {
@@ -3073,9 +3065,7 @@ Test (kern, a_replay_costs_the_lines_its_accesses_touch)
         { "sgemm-1", 1024, (33.0 * 1024 + 64) * 32768 },
         { "vecadd", 1 << 20, 3.0 * 32768 },
     };
-    g_autoptr (GError) error = NULL;
-    g_autoptr (Preset) p = preset_load ("a100", NULL, NULL, &error);
-    cr_assert_not_null (p, "%s", error ? error->message : "");
+    g_autoptr (Preset) p = tu_preset ("a100");
     for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
         g_autoptr (KernInstance) k = make (preset_spec (p), cases[i].kernel,
                                            cases[i].size, NULL);
