@@ -280,6 +280,32 @@ Test (kern, iloop_waits_for_lines_it_outgrows)
     }
 }
 
+/* run_sample_combine: total = a x times_a + (b - c) x times_bc, each
+ * counter rounded to the nearest whole count, never below zero.
+ * cycles: 3 x 0.9 = 2.7 -> 3 (cut, it was 2); warp instructions:
+ * (10 - 4) x 0.25 = 1.5 -> 2 (cut, 1); DRAM bytes read: 1 x 0.9 +
+ * (0 - 8) x 0.25 = -1.1 -> 0; L2 sectors: 10 x 0.9 + (7 - 3) x 0.25 =
+ * 9 + 1 = 10. */
+Test (kern, combined_samples_round_to_the_nearest_count)
+{
+    RunSample a = { 0 }, b = { 0 }, c = { 0 }, total;
+    a.st.cycles = 3;
+    b.st.warp_instructions = 10;
+    c.st.warp_instructions = 4;
+    a.mem.dram_read_bytes = 1;
+    c.mem.dram_read_bytes = 8;
+    a.mem.l2_sectors = 10;
+    b.mem.l2_sectors = 7;
+    c.mem.l2_sectors = 3;
+    memset (&total, 0xff, sizeof total);
+    run_sample_combine (&total, &a, 0.9, &b, &c, 0.25);
+    cr_expect_eq (total.st.cycles, 3);
+    cr_expect_eq (total.st.warp_instructions, 2);
+    cr_expect_eq (total.mem.dram_read_bytes, 0);
+    cr_expect_eq (total.mem.l2_sectors, 10);
+    cr_expect_eq (total.st.active_cycles, 0);
+}
+
 /* What a progress callback saw. */
 typedef struct {
     guint calls;

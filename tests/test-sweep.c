@@ -731,8 +731,19 @@ Test (sweep_journal, another_sweeps_journal_is_refused)
         { "# smsim sweep journal abc\npoint,y,error\n", "j:2: the journal of another sweep" },
         { "hello\n", "j:1: not a sweep journal" },
         { J_HEAD "x,1,\n", "j:3: 'x,1,': not a row" },
+        /* The point number is the whole first field: "1x" is none. */
+        { J_HEAD "1x,a,\n", "j:3: '1x,a,': not a row" },
+        /* Quoted whole up to 40 bytes, then cut with "...": "x," and
+         * 38 a's are 40 bytes, shown whole; one more is cut to 40. */
+        { J_HEAD "x,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+          "j:3: 'x,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa': not a row" },
+        { J_HEAD "x,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n",
+          "j:3: 'x,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...': not a row" },
         { J_HEAD "0,a,\n0,garbage\n", "j:4: '0,garbage': 2 fields where the "
                                       "header has 3" },
+        /* Too many fields are as wrong as too few. */
+        { J_HEAD "0,a,,x\n", "j:3: '0,a,,x': 4 fields where the header "
+                              "has 3" },
         /* A point is run once, and journaled once: a second row of it
          * is an edit, even one that agrees with the first. */
         { J_HEAD "0,a,\n1,b,\n0,a,\n", "j:5: '0,a,': point 0 again (first at "
@@ -1002,6 +1013,18 @@ Test (sweep_journal, the_refusal_says_whether_a_point_finished)
         cr_assert (g_file_get_contents (path, &text, NULL, NULL));
         cr_expect_str_eq (text, rows[i].text, "row %u: journal changed", i);
     }
+    /* What cannot be read (a directory) is taken to hold a point, so
+     * that --resume, not a second try from scratch, names the error. */
+    g_autofree char *dir = tu_write_file ("dir.csv.journal", "");
+    SweepRunOptions o = { dir, FALSE, 1, NULL, NULL };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autoptr (GError) error = NULL;
+    cr_assert (g_unlink (dir) == 0 && g_mkdir (dir, 0700) == 0);
+    cr_expect_not (sweep_run (s, &o, out, &error));
+    cr_expect (error != NULL && strstr (error->message, "exists: an "
+                                        "interrupted sweep; add --resume"),
+               "%s", error ? error->message : "no error");
+    g_rmdir (dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1089,6 +1112,11 @@ Test (sweep_merge, missing_repeated_or_foreign_shards_are_errors)
           R (0, a) R (2, c) R (4, e),
           "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b) "3,d\n",
           "b.csv:5: '3,d': 2 fields where the header has 8" },
+        { "# smsim sweep shard 1/2 of 5 points" SW GRID HEAD
+          R (0, a) R (2, c) R (4, e),
+          "# smsim sweep shard 2/2 of 5 points" SW GRID HEAD R (1, b)
+          "3,d,,,,,,x,y\n",
+          "b.csv:5: '3,d,,,,,,x,y': 9 fields where the header has 8" },
         /* The results are copied as they are: each must be of its
          * column's kind and spelt as the sweep writes it, as in a
          * resumed journal (they merged, 'abc' and all). */
@@ -1331,6 +1359,43 @@ Test (sweep_merge, a_points_file_given_names_the_edited_row)
                                      "no points file, but --points "
                                      "points.csv is given"),
                "%s", error ? error->message : "merged");
+}
+
+/* The grid's point count is the points file's rows times each --vary
+ * list's length, refused past 2^64 - 1 = 18446744073709551615 =
+ * 3 x 6148914691236517205.  So 6148914691236517205 rows times k=a,b,c
+ * make exactly 2^64 - 1 points, the shard line's count: the grid
+ * agrees, and it is the missing rows that are refused.  One row more
+ * makes 2^64 + 2: more than 2^64. */
+Test (sweep_merge, a_grid_of_2_64_minus_1_points_is_counted)
+{
+    static const struct {
+        const char *rows, *message;
+    } rows[] = {
+        { "6148914691236517205",
+          "g.csv: 0 rows where shard 1/1 of 18446744073709551615 points has "
+          "18446744073709551615" },
+        { "6148914691236517206",
+          "g.csv:1: a shard of 18446744073709551615 points, but its grid "
+          "lines make more than 2^64" },
+    };
+    const char *names[] = { "g.csv" };
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++) {
+        g_autofree char *text = g_strdup_printf (
+            "# smsim sweep shard 1/1 of 18446744073709551615 points" SW
+            "# points file: %s rows of j; values " FP "\n"
+            "# vary k=a,b,c\n"
+            "point,j,k,blocks_per_sm,warps_per_sm,occupancy,limiter,"
+            "textbook_occupancy,error\n", rows[i].rows);
+        const char *texts[] = { text };
+        g_autoptr (GString) out = g_string_new (NULL);
+        g_autoptr (GError) error = NULL;
+        cr_expect_not (sweep_merge_texts (1, names, texts, NULL, NULL, out,
+                                          &error), "row %u", i);
+        cr_expect (error != NULL &&
+                       g_str_has_prefix (error->message, rows[i].message),
+                   "row %u: %s", i, error ? error->message : "merged");
+    }
 }
 
 /* A hand-written file with a shard's first line and rows of the

@@ -107,9 +107,10 @@ Gpu *run_gpu_for (const GpuSpec *spec, const OccResult *occ, guint64 blocks,
                   int detailed, RunWindow *win);
 void run_take_sample (const Gpu *gpu, RunSample *out);
 
-/* total = a x times_a + (b - c) x times_bc, counter by counter, never
- * below zero ('total' may be any of them): a run's counters and what
- * the launch past it adds at a rate read between two samples. */
+/* total = a x times_a + (b - c) x times_bc, counter by counter,
+ * rounded to the nearest count and never below zero ('total' may be
+ * any of them): a run's counters and what the launch past it adds at a
+ * rate read between two samples. */
 void run_sample_combine (RunSample *total, const RunSample *a, double times_a,
                          const RunSample *b, const RunSample *c,
                          double times_bc);

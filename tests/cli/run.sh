@@ -180,6 +180,9 @@ contains "$work/err" "33 warps: one block of 1 to 32"
 run_fail() { expect_fail 2 "$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 "$@"; }
 run_fail --set sm.max_threads=8192
 contains "$work/err" "at most 254 warps"
+# 254 warps are held: 254 x 32 = 8128 threads run.
+"$SMSIM" run --gpu a6000 --kernel sgemm-4 --size 256 --set sm.max_threads=8128 >/dev/null ||
+    fail "254 warps (8128 threads per SM) were refused"
 "$SMSIM" occupancy --gpu a6000 --threads 256 --regs 32 --set sm.max_threads=8192 >/dev/null ||
     fail "occupancy refused 8192 threads per SM"
 run_fail --set mem.smem_banks=128
