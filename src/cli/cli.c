@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "models/kern.h"
+#include "models/num.h"
 #include "models/tempfiles.h"
 
 /* Linux's own limit on the symlinks one lookup follows (ELOOP past it). */
@@ -217,10 +218,8 @@ not_decimal (const char *v)
 static gboolean
 is_not_given (const char *v)
 {
-    char *end = NULL;
-    errno = 0;
-    gint64 n = g_ascii_strtoll (v, &end, 10);
-    return errno == 0 && end != v && *end == '\0' && n == G_MININT64;
+    gint64 n;
+    return num_parse_int (v, &n) && n == G_MININT64;
 }
 
 /* The integer options' values as given ("--size=V", "--size V",
@@ -717,21 +716,25 @@ cli_check_not_input (const CliFileArg *out, const CliFileArg *inputs,
 }
 
 gboolean
-cli_check_not_preset (const CliFileArg *out, const char *gpu,
+cli_check_not_preset (const CliFileArg *outs, guint n_outs, const char *gpu,
                       const char *config, GError **error)
 {
+    gboolean writes = FALSE;
+    for (guint k = 0; k < n_outs; k++)
+        writes |= outs[k].path != NULL;
+    if (!writes)
+        return TRUE;    /* nothing to replace: no need to read the preset */
     g_autoptr (GError) unread = NULL;
-    if (out->path == NULL)
-        return TRUE;
     g_autoptr (Preset) preset = preset_load (gpu, config, NULL, &unread);
     if (preset == NULL)
         return TRUE;
     guint n;
-    const char *const *files = preset_files (preset, &n);
-    for (guint i = 0; i < n; i++) {
-        const CliFileArg file = { "the preset file", files[i] };
-        if (!cli_check_not_input (out, &file, 1, error))
+    const char *const *paths = preset_files (preset, &n);
+    g_autofree CliFileArg *files = g_new (CliFileArg, n);
+    for (guint i = 0; i < n; i++)
+        files[i] = (CliFileArg) { "the preset file", paths[i] };
+    for (guint k = 0; k < n_outs; k++)
+        if (!cli_check_not_input (&outs[k], files, n, error))
             return FALSE;
-    }
     return TRUE;
 }

@@ -172,12 +172,14 @@ gboolean cli_check_not_input (const CliFileArg *out,
                               const CliFileArg *inputs, guint n,
                               GError **error);
 
-/* The same for the files the preset of 'gpu' and 'config' is read from,
- * its base= chain included: a report written over the base= of its
- * --config replaced it.  Call it after the check against --gpu and
- * --config themselves, whose message names the options.  A preset that
- * does not load passes: the command reports that when it loads it. */
-gboolean cli_check_not_preset (const CliFileArg *out, const char *gpu,
-                               const char *config, GError **error);
+/* The same for each of the 'n_outs' outputs 'outs' (a NULL path: none)
+ * and the files the preset of 'gpu' and 'config' is read from, its
+ * base= chain included: a report written over the base= of its --config
+ * replaced it.  Call it after the check against --gpu and --config
+ * themselves, whose message names the options.  A preset that does not
+ * load passes: the command reports that when it loads it. */
+gboolean cli_check_not_preset (const CliFileArg *outs, guint n_outs,
+                               const char *gpu, const char *config,
+                               GError **error);
 
 #endif

@@ -316,7 +316,7 @@ check_files (const CmdEntry *cmd, const OccOptions *o,
                                   { "--config", gpu->config } };
     const CliFileArg out = { "-o", o->output };
     if (cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), &error) &&
-        cli_check_not_preset (&out, gpu->gpu, gpu->config, &error))
+        cli_check_not_preset (&out, 1, gpu->gpu, gpu->config, &error))
         return TRUE;
     cli_error (cmd, "%s", error->message);
     return FALSE;

@@ -205,7 +205,7 @@ check_presets (const FigOptions *o, const char *option, const char *path,
     const CliFileArg presets[] = { { "--gpu", gpu }, { "--config", o->config } };
     const CliFileArg out = { option, path };
     return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error) &&
-           cli_check_not_preset (&out, o->gpu, o->config, error);
+           cli_check_not_preset (&out, 1, o->gpu, o->config, error);
 }
 
 /* With all, no figure or CSV written into the directory may be --from

@@ -170,7 +170,7 @@ check_files (const CliGpuOptions *gpu, const ReportOptions *ro,
                                    { "--config", gpu->config } };
     const CliFileArg out = { "-o", ro->output };
     return cli_check_not_input (&out, presets, G_N_ELEMENTS (presets), error) &&
-           cli_check_not_preset (&out, gpu->gpu, gpu->config, error);
+           cli_check_not_preset (&out, 1, gpu->gpu, gpu->config, error);
 }
 
 static int

@@ -210,12 +210,14 @@ options_of (const CliGpuOptions *gpu, const SweepArgs *a, SweepOptions *o,
     const CliFileArg inputs[] = { { "--points", a->points },
                                   { "--gpu", cli_gpu_file (gpu) },
                                   { "--config", gpu->config } };
-    const CliFileArg out = { "-o", a->output };
-    const CliFileArg log = { "the journal (-o FILE.journal)", journal };
-    return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error) &&
-           cli_check_not_input (&log, inputs, G_N_ELEMENTS (inputs), error) &&
-           cli_check_not_preset (&out, gpu->gpu, gpu->config, error) &&
-           cli_check_not_preset (&log, gpu->gpu, gpu->config, error);
+    const CliFileArg outs[] = { { "-o", a->output },
+                                { "the journal (-o FILE.journal)", journal } };
+    return cli_check_not_input (&outs[0], inputs, G_N_ELEMENTS (inputs),
+                                error) &&
+           cli_check_not_input (&outs[1], inputs, G_N_ELEMENTS (inputs),
+                                error) &&
+           cli_check_not_preset (outs, G_N_ELEMENTS (outs), gpu->gpu,
+                                 gpu->config, error);
 }
 
 /* Each simulated point allocates and frees tens of megabytes (every

@@ -173,7 +173,7 @@ gen_exec (int argc, char **argv)
     const CliFileArg out = { "-o", output };
     if (!cli_check_not_input (&out, presets, G_N_ELEMENTS (presets),
                               &error) ||
-        !cli_check_not_preset (&out, gpu.gpu, gpu.config, &error)) {
+        !cli_check_not_preset (&out, 1, gpu.gpu, gpu.config, &error)) {
         cli_error (cmd, "%s", error->message);
         return CLI_EXIT_USAGE;
     }
@@ -332,7 +332,7 @@ check_replay_files (const char *trace, const CliGpuOptions *gpu,
     };
     const CliFileArg out = { "-o", ro->output };
     return cli_check_not_input (&out, inputs, G_N_ELEMENTS (inputs), error) &&
-           cli_check_not_preset (&out, gpu->gpu, gpu->config, error);
+           cli_check_not_preset (&out, 1, gpu->gpu, gpu->config, error);
 }
 
 static int

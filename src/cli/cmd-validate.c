@@ -262,8 +262,7 @@ check_args (const CmdEntry *cmd, int argc, char **argv, const char *config,
         return FALSE;
     }
     if (!cli_check_distinct (files, G_N_ELEMENTS (files), &error) ||
-        !cli_check_not_preset (&files[1], NULL, config, &error) ||
-        !cli_check_not_preset (&files[2], NULL, config, &error)) {
+        !cli_check_not_preset (&files[1], 2, NULL, config, &error)) {
         cli_error (cmd, "%s", error->message);
         return FALSE;
     }
